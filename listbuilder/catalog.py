@@ -1,0 +1,329 @@
+"""Find and load rule sets and their unit catalogs, shipped and user-supplied.
+
+A catalog root holds one folder per rule set: ``<id>/system.yaml`` and ``<id>/factions/*.yaml``.
+The shipped root comes with the package; a group's own roots (``--catalogs DIR`` or the
+``LISTBUILDER_CATALOGS`` variable) add new rule sets, or new factions to shipped ones.
+Everything loaded is checked as strictly as a list, with located errors.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from .errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
+from .model import (
+    AtLeastShare,
+    AtMostPer,
+    Exclusive,
+    FactionFile,
+    FiguresCost,
+    LinearCost,
+    StatCost,
+    StatRange,
+    SystemFile,
+    Unit,
+)
+from .schema import describe_value, validate
+from .yamlfile import Document, load_yaml
+
+ENV_VAR = "LISTBUILDER_CATALOGS"
+SYSTEM_FILE = "system.yaml"
+FACTIONS_DIR = "factions"
+# Keys a unit may carry besides its stats, in a catalog and in a list.
+UNIT_KEYS = ("name", "leader", "notes", "source")
+
+
+def shipped_root() -> Path:
+    """The catalogs that come with listbuilder (inside the package once installed)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "catalogs"
+    return installed if installed.is_dir() else here.parent / "catalogs"
+
+
+def user_roots(option: Sequence[Path] | None = None, environ: dict[str, str] | None = None) -> list[Path]:
+    """User catalog roots: ``--catalogs`` options first, then ``LISTBUILDER_CATALOGS`` entries."""
+    roots = list(option or [])
+    env = (environ if environ is not None else os.environ).get(ENV_VAR, "")
+    roots += [Path(p) for p in env.split(os.pathsep) if p.strip()]
+    for root in roots:
+        if not root.is_dir():
+            raise InputError(
+                "no such catalog folder",
+                file=root,
+                details=[ErrorDetail(f"--catalogs and {ENV_VAR} name folders that hold one folder per rule set")],
+            )
+    return roots
+
+
+@dataclass
+class System:
+    """A loaded rule set: its definition and every ready-made unit of its factions."""
+
+    definition: SystemFile
+    folder: Path
+    units: dict[str, Unit] = field(default_factory=dict)  # by lower-case name
+    factions: dict[str, list[Unit]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    @property
+    def size_unit(self) -> str:
+        """What totals are counted in: 'points' or 'figures'."""
+        return self.definition.cost.unit
+
+    @cached_property
+    def unit_keys(self) -> tuple[str, ...]:
+        return (*UNIT_KEYS, *self.definition.stats)
+
+    def find_unit(self, name: str) -> Unit | None:
+        return self.units.get(name.lower())
+
+    def read_unit(
+        self, data: dict[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
+    ) -> tuple[Unit | None, list[ErrorDetail]]:
+        """Check one unit's stats (from a catalog or a custom list entry) for type and spelling.
+
+        Values that break a rule (Speed 7, Might 0) are legal *data*: the force rules judge them.
+        """
+        errors: list[ErrorDetail] = []
+        stats_def = self.definition.stats
+        allowed = (*UNIT_KEYS, *extra_keys, *stats_def)
+        for key in data:
+            if key not in allowed:
+                hint = did_you_mean(str(key), allowed) or f"the keys a unit may have: {', '.join(allowed)}"
+                errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint))
+        name = data.get("name")
+        if not isinstance(name, str) or not name.strip():
+            found = "nothing" if name is None else describe_value(name)
+            errors.append(doc.detail((*path, "name"), f"a unit needs a name (text), found {found}", "add 'name: ...'"))
+        leader = data.get("leader", False)
+        if not isinstance(leader, bool):
+            errors.append(doc.detail((*path, "leader"), f"expected true or false, found {describe_value(leader)}"))
+        for key in ("notes", "source"):
+            if key in data and not isinstance(data[key], str):
+                errors.append(doc.detail((*path, key), f"expected text, found {describe_value(data[key])}", "put it in quotes"))
+        stats: dict[str, Any] = {}
+        for key, stat in stats_def.items():
+            where = (*path, key)
+            if key not in data:
+                if stat.required:
+                    example = {"number": "a whole number", "choice": one_of([c.name for c in stat.choices], 6),
+                               "choices": "a list of " + one_of([c.name for c in stat.choices], 6)}[stat.kind]
+                    errors.append(doc.detail(path, f"the stat '{key}' ({stat.label}) is missing", f"add '{key}': {example}"))
+                else:
+                    stats[key] = stat.default if stat.kind != "choices" else tuple(stat.default or ())
+                continue
+            value = data[key]
+            if stat.kind == "number":
+                if isinstance(value, bool) or not isinstance(value, int):
+                    errors.append(doc.detail(where, f"{stat.label} must be a whole number, found {describe_value(value)}"))
+                else:
+                    stats[key] = value
+            elif stat.kind == "choice":
+                choice = stat.choice(value) if isinstance(value, str) else None
+                if choice is None:
+                    errors.append(self._bad_choice(doc, where, stat.label, value, [c.name for c in stat.choices]))
+                else:
+                    stats[key] = choice.name
+            else:
+                items = value if isinstance(value, list) else None
+                if items is None:
+                    errors.append(doc.detail(where, f"{stat.label} must be a list, found {describe_value(value)}",
+                                             f"write it as [{', '.join(c.name for c in stat.choices[:2])}]"))
+                    continue
+                chosen: list[str] = []
+                for i, item in enumerate(items):
+                    choice = stat.choice(item) if isinstance(item, str) else None
+                    if choice is None:
+                        errors.append(self._bad_choice(doc, (*where, i), stat.label, item, [c.name for c in stat.choices]))
+                    elif choice.name in chosen:
+                        errors.append(doc.detail((*where, i), f"'{choice.name}' is listed twice", "remove one"))
+                    else:
+                        chosen.append(choice.name)
+                stats[key] = tuple(chosen)
+        if errors:
+            return None, errors
+        return Unit(
+            name=str(name).strip(),
+            stats=stats,
+            leader=bool(leader),
+            notes=str(data.get("notes", "")),
+            source=str(data.get("source", "")),
+        ), []
+
+    @staticmethod
+    def _bad_choice(doc: Document, where: tuple[str | int, ...], label: str, value: Any, options: list[str]) -> ErrorDetail:
+        hint = did_you_mean(value, options) if isinstance(value, str) else None
+        return doc.detail(where, f"unknown {label.lower()} {describe_value(value)}; expected {one_of(options)}", hint)
+
+
+class Catalogs:
+    """Every rule set available: the shipped ones plus any user roots. Loads lazily, caches."""
+
+    def __init__(self, extra_roots: Sequence[Path] = (), shipped: Path | None = None) -> None:
+        self.roots = [shipped or shipped_root(), *extra_roots]
+        self._loaded: dict[str, System] = {}
+
+    @cached_property
+    def folders(self) -> dict[str, list[Path]]:
+        """Rule set id -> the folders that contribute to it (shipped first)."""
+        found: dict[str, list[Path]] = {}
+        for root in self.roots:
+            if not root.is_dir():
+                continue
+            for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+                if (folder / SYSTEM_FILE).is_file() or (folder / FACTIONS_DIR).is_dir():
+                    found.setdefault(folder.name, []).append(folder)
+        return found
+
+    def ids(self) -> list[str]:
+        return sorted(self.folders)
+
+    def get(self, system_id: str) -> System:
+        """Load a rule set by id, or raise ``InputError`` with a did-you-mean hint."""
+        if system_id in self._loaded:
+            return self._loaded[system_id]
+        folders = self.folders.get(system_id)
+        if not folders:
+            hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
+            raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(hint)])
+        system = self._load(system_id, folders)
+        self._loaded[system_id] = system
+        return system
+
+    def all(self) -> list[System]:
+        return [self.get(i) for i in self.ids()]
+
+    def _load(self, system_id: str, folders: list[Path]) -> System:
+        defining = [f for f in folders if (f / SYSTEM_FILE).is_file()]
+        if not defining:
+            raise CatalogError(
+                f"factions for rule set '{system_id}' but no rule set of that id",
+                file=folders[0],
+                details=[ErrorDetail(f"add {SYSTEM_FILE} to define it, or rename the folder to a known id")],
+            )
+        if len(defining) > 1:
+            raise CatalogError(
+                f"rule set '{system_id}' is defined twice",
+                file=defining[1] / SYSTEM_FILE,
+                details=[ErrorDetail(f"it is already defined in {defining[0]}; give a house variant its own id")],
+            )
+        path = defining[0] / SYSTEM_FILE
+        doc = load_yaml(path, "rule set file")
+        if not isinstance(doc.data, dict):
+            raise CatalogError("a rule set file must be a mapping of keys to values", file=path)
+        definition, errors = validate(SystemFile, doc.data, doc)
+        if definition is None:
+            raise doc.error("this rule set file has errors", errors, CatalogError)
+        errors = check_system(definition, doc, defining[0].name)
+        if errors:
+            raise doc.error("this rule set file has errors", errors, CatalogError)
+        system = System(definition, defining[0])
+        for folder in folders:
+            factions = folder / FACTIONS_DIR
+            if factions.is_dir():
+                for file in sorted(factions.glob("*.yaml")):
+                    self._load_faction(system, file)
+        return system
+
+    def _load_faction(self, system: System, path: Path) -> None:
+        doc = load_yaml(path, "unit catalog")
+        if not isinstance(doc.data, dict):
+            raise CatalogError("a unit catalog must be a mapping with 'faction' and 'units'", file=path)
+        faction, errors = validate(FactionFile, doc.data, doc)
+        if faction is None:
+            raise doc.error("this unit catalog has errors", errors, CatalogError)
+        units: list[Unit] = []
+        for i, data in enumerate(faction.units):
+            unit, unit_errors = system.read_unit(data, doc, ("units", i))
+            errors += unit_errors
+            if unit is None:
+                continue
+            clash = system.units.get(unit.name.lower())
+            if clash is not None or any(u.name.lower() == unit.name.lower() for u in units):
+                where = f"the faction {clash.faction}" if clash else "this file"
+                errors.append(doc.detail(("units", i, "name"), f"the unit name '{unit.name}' is already used in {where}",
+                                         "unit names are unique within a rule set"))
+                continue
+            units.append(Unit(**{**unit.__dict__, "faction": faction.faction}))
+        if errors:
+            raise doc.error("this unit catalog has errors", errors, CatalogError)
+        system.factions.setdefault(faction.faction, []).extend(units)
+        for unit in units:
+            system.units[unit.name.lower()] = unit
+
+
+def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDetail]:
+    """Cross-checks a schema cannot express: every stat, group and value named must exist."""
+    errors: list[ErrorDetail] = []
+    stats = d.stats
+
+    def need_stat(path: tuple[str | int, ...], key: str | None, kinds: tuple[str, ...]) -> None:
+        if key is None:
+            return
+        if key not in stats:
+            errors.append(doc.detail(path, f"no stat '{key}'", did_you_mean(key, stats) or f"stats: {', '.join(stats)}"))
+        elif stats[key].kind not in kinds:
+            errors.append(doc.detail(path, f"stat '{key}' is a {stats[key].kind}; expected a {' or '.join(kinds)} stat"))
+
+    def need_values(path: tuple[str | int, ...], key: str | None, values: Iterable[str]) -> None:
+        if key in stats:
+            names = [c.name for c in stats[key].choices]
+            for v in values:
+                if v not in names:
+                    errors.append(doc.detail(path, f"'{v}' is not a value of '{key}'", did_you_mean(v, names)))
+
+    if d.id != folder_name:
+        errors.append(doc.detail(("id",), f"the id '{d.id}' differs from its folder name '{folder_name}'", "make them the same"))
+    for key, stat in stats.items():
+        if stat.kind != "number" and not stat.choices:
+            errors.append(doc.detail(("stats", key, "choices"), f"a '{stat.kind}' stat needs choices"))
+        if stat.kind == "number" and stat.choices:
+            errors.append(doc.detail(("stats", key, "choices"), "a number stat has no choices"))
+        if not stat.required and stat.default is None and stat.kind != "choices":
+            errors.append(doc.detail(("stats", key), "an optional stat needs a default"))
+    cost = d.cost
+    if isinstance(cost, LinearCost):
+        for i, term in enumerate(cost.terms):
+            need_stat(("cost", "terms", i, "stat"), term.stat, ("number",))
+            if term.per < 1:
+                errors.append(doc.detail(("cost", "terms", i, "per"), "'per' must be at least 1"))
+    elif isinstance(cost, StatCost):
+        need_stat(("cost", "stat"), cost.stat, ("number",))
+    elif isinstance(cost, FiguresCost):
+        need_stat(("cost", "weight_stat"), cost.weight_stat, ("choice",))
+        need_values(("cost", "weights"), cost.weight_stat, cost.weights)
+    need_stat(("figures_stat",), d.figures_stat, ("number",))
+    for name, group in d.groups.items():
+        need_stat(("groups", name, "stat"), group.stat, ("choice", "choices"))
+        need_values(("groups", name, "any_of"), group.stat, group.any_of)
+        if (group.stat is None) == (group.leader is None):
+            errors.append(doc.detail(("groups", name), "a group selects by 'stat' and 'any_of', or by 'leader'"))
+    ids: set[str] = set()
+    for i, c in enumerate(d.constraints):
+        where = ("constraints", i)
+        if c.id in ids:
+            errors.append(doc.detail((*where, "id"), f"the id '{c.id}' is used twice"))
+        ids.add(c.id)
+        group_name = getattr(c, "of", None)
+        if group_name is not None and group_name not in d.groups:
+            errors.append(doc.detail((*where, "of"), f"no group '{group_name}'", did_you_mean(group_name, d.groups)))
+        if isinstance(c, StatRange):
+            need_stat((*where, "stat"), c.stat, ("number",))
+            if c.step is not None and c.step < 1:
+                errors.append(doc.detail((*where, "step"), "'step' must be at least 1"))
+        if isinstance(c, Exclusive):
+            need_stat((*where, "stat"), c.stat, ("choices",))
+            need_values((*where, "values"), c.stat, c.values)
+        if isinstance(c, AtLeastShare) and not 0 < c.numerator <= c.denominator:
+            errors.append(doc.detail((*where,), "the share must be a fraction between 0 and 1"))
+        if isinstance(c, AtMostPer) and c.per < 1:
+            errors.append(doc.detail((*where, "per"), "'per' must be at least 1"))
+    return errors

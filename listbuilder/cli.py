@@ -1,0 +1,241 @@
+"""The ``listbuilder`` command. Each command parses options, calls the library and prints.
+
+Exit codes (the same for every command):
+  0  every list is legal (warnings allowed unless --strict)
+  1  a list breaks a rule of its rule set
+  2  a file or option cannot be read or understood
+  3  an output file could not be written (nothing half-written is left)
+  4  an internal error: a bug in listbuilder, please report it
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from . import __version__
+from .errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_RULES_BROKEN, ListbuilderError
+
+EXIT_INTERNAL = 4
+
+app = typer.Typer(
+    name="listbuilder",
+    help="Build, cost and check army lists for small and indie wargames rule sets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+CatalogsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--catalogs",
+        help="A folder of your own rule sets or factions, used beside the shipped ones "
+        "(repeatable; also read from LISTBUILDER_CATALOGS, separated by ':').",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for machines instead of text.")]
+StrictOption = Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"listbuilder {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Build, cost and check army lists for small and indie wargames rule sets.
+
+    Example: listbuilder validate examples/might-skirmish-zombie-family.legal.yaml
+    """
+
+
+def _fail(exc: ListbuilderError) -> NoReturn:
+    typer.echo(f"error: {exc.render()}", err=True)
+    raise typer.Exit(exc.exit_code)
+
+
+@app.command()
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="List files to check.", show_default=False)],
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Check lists against their rule sets and say what breaks which rule.
+
+    Exit 0 when every list is legal, 1 when one breaks a rule, 2 when a file cannot be read.
+
+    Example: listbuilder validate --strict my-warband.yaml
+    """
+    from . import present
+    from .commands import check_list, open_catalogs
+
+    try:
+        books = open_catalogs(catalogs)
+    except ListbuilderError as exc:
+        _fail(exc)
+    worst = EXIT_OK
+    for path in files:
+        try:
+            report = check_list(path, books)
+        except ListbuilderError as exc:
+            worst = max(worst, exc.exit_code)
+            if as_json:
+                typer.echo(json.dumps({"file": str(path), "legal": False, "error": exc.render()}))
+            typer.echo(f"error: {exc.render()}", err=True)
+            continue
+        if not report.legal(strict):
+            worst = max(worst, EXIT_RULES_BROKEN)
+        typer.echo(json.dumps(report.as_json(strict)) if as_json else present.validation(report, strict))
+    raise typer.Exit(worst)
+
+
+@app.command()
+def points(
+    files: Annotated[list[Path], typer.Argument(help="List files to cost.", show_default=False)],
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Show the cost of each entry and the total against the limit.
+
+    Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
+    """
+    from . import present
+    from .commands import check_list, open_catalogs
+
+    worst = EXIT_OK
+    try:
+        books = open_catalogs(catalogs)
+    except ListbuilderError as exc:
+        _fail(exc)
+    for path in files:
+        try:
+            report = check_list(path, books)
+        except ListbuilderError as exc:
+            worst = max(worst, exc.exit_code)
+            typer.echo(f"error: {exc.render()}", err=True)
+            continue
+        if not report.legal(strict):
+            worst = max(worst, EXIT_RULES_BROKEN)
+        if as_json:
+            data = report.as_json(strict)
+            data["entries"] = [
+                {"index": ln.entry.index, "unit": ln.entry.unit.name, "count": ln.entry.count,
+                 "leader": ln.entry.leader, "custom": ln.entry.custom, "each": ln.unit_cost, "cost": ln.cost}
+                for ln in report.lines
+            ]
+            typer.echo(json.dumps(data))
+        else:
+            typer.echo(present.points(report, strict))
+    raise typer.Exit(worst)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def cost(
+    ctx: typer.Context,
+    system: Annotated[str, typer.Argument(help="The rule set id, e.g. speed-range-power.", show_default=False)],
+    unit: Annotated[str | None, typer.Option("--unit", help="Price a catalog unit by name instead.")] = None,
+    as_json: JsonOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Price a statline by the rule set's own formula and say whether it is legal.
+
+    Give each stat as an option: --STAT VALUE (a list stat takes comma-separated values).
+    Exit 0 when the statline is legal, 1 when it breaks a rule, 2 when it cannot be read.
+
+    Example: listbuilder cost speed-range-power --speed 6 --range 24 --power 2
+    """
+    from . import present
+    from .commands import open_catalogs, parse_stat_options, price
+
+    try:
+        rules = open_catalogs(catalogs).get(system)
+        stats = parse_stat_options(rules, ctx.args)
+        result = price(rules, stats, unit)
+    except ListbuilderError as exc:
+        _fail(exc)
+    if as_json:
+        typer.echo(json.dumps({
+            "system": rules.id, "unit": result.unit.name, "stats": dict(result.unit.stats),
+            "total": result.total, "unit_of_cost": rules.size_unit, "legal": not result.problems,
+            "parts": [{"stat": p.label, "value": str(p.value), "rate": p.rate, "cost": p.points} for p in result.parts],
+            "problems": [p.as_json() for p in result.problems],
+        }, default=list))
+    else:
+        typer.echo(present.cost(rules, result.unit, result.parts, result.problems))
+    raise typer.Exit(EXIT_RULES_BROKEN if any(p.severity == "error" for p in result.problems) else EXIT_OK)
+
+
+@app.command()
+def systems(catalogs: CatalogsOption = None) -> None:
+    """List the rule sets listbuilder knows, shipped and your own.
+
+    Example: listbuilder systems --catalogs ~/wargames/house-rules
+    """
+    from . import present
+    from .commands import open_catalogs
+
+    try:
+        typer.echo(present.systems(open_catalogs(catalogs).all()))
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command()
+def catalog(
+    system: Annotated[str, typer.Argument(help="The rule set id.", show_default=False)],
+    faction: Annotated[str | None, typer.Option("--faction", help="Show only this faction.")] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """List a rule set's ready-made units, with their stats and costs.
+
+    Example: listbuilder catalog might-skirmish --faction "Zombie Family"
+    """
+    from . import present
+    from .commands import open_catalogs
+
+    try:
+        rules = open_catalogs(catalogs).get(system)
+    except ListbuilderError as exc:
+        _fail(exc)
+    if faction and faction.lower() not in {f.lower() for f in rules.factions}:
+        from .errors import ErrorDetail, InputError, did_you_mean
+
+        hint = did_you_mean(faction, rules.factions) or f"its factions: {', '.join(rules.factions)}"
+        _fail(InputError(f"no faction '{faction}' in {system}", details=[ErrorDetail(hint)]))
+    typer.echo(present.catalog(rules, faction))
+
+
+def main() -> None:
+    """Entry point: run the app, turning anything unexpected into a short message, not a traceback."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as exc:  # a bug: say so plainly; LISTBUILDER_DEBUG=1 shows the traceback
+        if os.environ.get("LISTBUILDER_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in listbuilder; run with LISTBUILDER_DEBUG=1 for details and report it.", err=True)
+        sys.exit(EXIT_INTERNAL)
+
+
+__all__ = ["app", "main", "EXIT_BAD_INPUT"]

@@ -1,0 +1,110 @@
+"""What each command does, as library functions: the CLI only parses options and prints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .armylist import read_list
+from .catalog import Catalogs, System, user_roots
+from .constraints import Problem, check_unit
+from .costing import CostPart, cost_parts
+from .errors import ErrorDetail, InputError, did_you_mean
+from .model import Unit
+from .report import Report, build_report
+from .yamlfile import Document
+
+
+def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
+    """The shipped catalogs plus the user's (``--catalogs`` and ``LISTBUILDER_CATALOGS``)."""
+    return Catalogs(user_roots(dirs))
+
+
+def check_list(path: Path, catalogs: Catalogs) -> Report:
+    """Read, cost and judge one list file."""
+    army, system = read_list(path, catalogs)
+    return build_report(army, system)
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """A statline priced term by term, with the rules it breaks on its own."""
+
+    system: System
+    unit: Unit
+    parts: list[CostPart]
+    problems: list[Problem]
+
+    @property
+    def total(self) -> int:
+        return sum(p.points for p in self.parts)
+
+
+def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, object]:
+    """Turn ``--speed 6 --range=24 --traits attacker,big-guns`` into stat values.
+
+    Numbers become ints; 'choices' stats take a comma-separated list. Unknown options get a
+    did-you-mean hint.
+    """
+    source = Path("command line")
+    stats = system.definition.stats
+    values: dict[str, object] = {}
+    errors: list[ErrorDetail] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--"):
+            errors.append(ErrorDetail(f"unexpected '{arg}'", hint="give stats as --stat VALUE"))
+            i += 1
+            continue
+        key, _, value = arg[2:].partition("=")
+        if not value:
+            if i + 1 >= len(args):
+                errors.append(ErrorDetail(f"--{key} needs a value"))
+                break
+            value = args[i + 1]
+            i += 1
+        i += 1
+        key = key.replace("-", "_") if key.replace("-", "_") in stats else key
+        if key == "name":
+            values["name"] = value
+            continue
+        stat = stats.get(key)
+        if stat is None:
+            options = [f"--{k}" for k in stats]
+            errors.append(ErrorDetail(f"{system.id} has no stat --{key}", hint=did_you_mean(f"--{key}", options) or f"its stats: {', '.join(options)}"))
+        elif stat.kind == "number":
+            try:
+                values[key] = int(value)
+            except ValueError:
+                errors.append(ErrorDetail(f"--{key} must be a whole number, found '{value}'"))
+        elif stat.kind == "choices":
+            values[key] = [v.strip() for v in value.split(",") if v.strip()]
+        else:
+            values[key] = value
+    if errors:
+        raise InputError("these options cannot be used", file=source, details=errors)
+    return values
+
+
+def price(system: System, stats: dict[str, object], unit_name: str | None = None) -> Pricing:
+    """Price a catalog unit (by name) or a custom statline, and check it against the unit rules."""
+    if unit_name is not None:
+        unit = system.find_unit(unit_name)
+        if unit is None:
+            hint = did_you_mean(unit_name, [u.name for u in system.units.values()]) or f"'listbuilder catalog {system.id}' lists them"
+            raise InputError(f"no unit '{unit_name}' in the {system.id} catalogs", details=[ErrorDetail(hint)])
+    else:
+        data = {"name": "Custom unit", **stats}
+        doc = Document(Path("command line"), data, {}, "")
+        found, errors = system.read_unit(data, doc, ())
+        if found is None:
+            for e in errors:  # name the option, not a YAML path
+                e.message = e.message.replace("the stat '", "the option --").replace("' (", " (")
+                if e.path:
+                    e.message = f"--{e.path[-1]}: {e.message}"
+                    e.path = ()
+            raise InputError("this statline cannot be priced", file=Path("command line"), details=errors)
+        unit = found
+    return Pricing(system, unit, cost_parts(system, unit), check_unit(system, unit))

@@ -1,0 +1,114 @@
+"""One root exception for everything a user can get wrong, each carrying where and how to fix it.
+
+The library raises these and never prints or exits; only the CLI maps them to exit codes
+(see ``EXIT_CODES`` below and the README).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The documented exit codes of every command.
+EXIT_OK = 0
+EXIT_RULES_BROKEN = 1
+EXIT_BAD_INPUT = 2
+EXIT_OUTPUT_FAILED = 3
+
+Location = tuple[str | int, ...]
+
+
+def dotted(path: Location) -> str:
+    """Render a data path the way a user reads it: ``units[3].might``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def did_you_mean(found: str, options: Iterable[str]) -> str | None:
+    """A hint naming the closest option to ``found`` (case-insensitive), if any is close."""
+    by_lower = {o.lower(): o for o in options}
+    close = difflib.get_close_matches(found.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"did you mean '{by_lower[close[0]]}'?" if close else None
+
+
+def one_of(options: Sequence[str], limit: int = 12) -> str:
+    """``'a', 'b' or 'c'``: the allowed values, shortened when there are many."""
+    quoted = [f"'{o}'" for o in options[:limit]]
+    more = f" (and {len(options) - limit} more)" if len(options) > limit else ""
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + f" or {quoted[-1]}{more}"
+
+
+@dataclass
+class ErrorDetail:
+    """One located problem with a file: what was expected, what was found, and a hint."""
+
+    message: str
+    path: Location = ()
+    line: int | None = None
+    column: int | None = None
+    hint: str | None = None
+
+    def where(self) -> str:
+        parts = []
+        if self.line is not None:
+            parts.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
+        if self.path:
+            parts.append(dotted(self.path))
+        return ", ".join(parts)
+
+
+@dataclass
+class ListbuilderError(Exception):
+    """The root of every error a user can act on.
+
+    ``file`` names the file at fault (if any); ``details`` holds one or more located problems,
+    all found in one pass so the user can fix them together.
+    """
+
+    summary: str
+    file: Path | None = None
+    details: list[ErrorDetail] = field(default_factory=list)
+    exit_code: int = EXIT_BAD_INPUT
+
+    def __post_init__(self) -> None:
+        super().__init__(self.summary)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self) -> str:
+        """The full message: the file and summary, then one line per problem."""
+        head = f"{self.file}: {self.summary}" if self.file else self.summary
+        lines = [head]
+        for d in self.details:
+            where = d.where()
+            text = f"{where}: {d.message}" if where else d.message
+            if d.hint:
+                text += f" ({d.hint})"
+            lines.append(f"  {text}")
+        return "\n".join(lines)
+
+
+class InputError(ListbuilderError):
+    """A file the user handed us cannot be read or understood (exit code 2)."""
+
+
+class CatalogError(InputError):
+    """A rule set or unit catalog is malformed (exit code 2)."""
+
+
+class OutputError(ListbuilderError):
+    """An output file could not be written; nothing was left half-written (exit code 3)."""
+
+    def __post_init__(self) -> None:
+        self.exit_code = EXIT_OUTPUT_FAILED
+        super().__post_init__()

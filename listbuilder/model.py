@@ -1,0 +1,330 @@
+"""The data model of a rule set, its unit catalogs and an army list, as frozen dataclasses.
+
+These classes *are* the file formats: ``schema.validate`` checks YAML against their
+annotations, and each field's ``doc`` is the documentation a catalog author reads (the README
+and the JSON Schema quote them). Nothing here names a rule set: every rule is data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .schema import doc
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Noun:
+    """How the rules name one model and many: ``fighter`` / ``fighters``."""
+
+    singular: str = doc("the word for one model, e.g. 'fighter'")
+    plural: str = doc("the word for several, e.g. 'fighters'")
+
+    def of(self, n: int) -> str:
+        return self.singular if n == 1 else self.plural
+
+
+@dataclass(frozen=True, kw_only=True)
+class Choice:
+    """One allowed value of a choice stat (a class, a figure type, a trait, a weapon)."""
+
+    name: str = doc("the value as the rules name it, e.g. 'Soldier'")
+    summary: str = doc("what it does, in our own words", default="")
+    properties: dict[str, Any] = doc("facts the rules attach to it (attacks, moves, range...)", default_factory=dict)
+    source: str = doc("where the source text gives it, e.g. 'line 8'", default="")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stat:
+    """One stat of a unit: a number, one choice from a list, or any number of choices."""
+
+    label: str = doc("the name players use, e.g. 'Might'")
+    kind: Literal["number", "choice", "choices"] = doc("'number', 'choice' (one of) or 'choices' (any of)")
+    choices: tuple[Choice, ...] = doc("for 'choice' and 'choices': the allowed values", default=())
+    suffix: str = doc("written after a number, e.g. '\"' for inches", default="")
+    required: bool = doc("whether a custom unit must give it", default=True)
+    default: int | str | tuple[str, ...] | None = doc("the value when a unit leaves it out", default=None)
+    summary: str = doc("what the stat means, in our own words", default="")
+    source: str = doc("where the source text defines it", default="")
+
+    def choice(self, name: str) -> Choice | None:
+        lowered = name.lower()
+        for c in self.choices:
+            if c.name.lower() == lowered:
+                return c
+        return None
+
+    def show(self, value: Any) -> str:
+        """The value as printed: ``6"``, ``Soldier``, ``attacker, defender``."""
+        if isinstance(value, tuple | list):
+            return ", ".join(str(v) for v in value) or "none"
+        return f"{value}{self.suffix}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Group:
+    """A named selection of models that force rules count: 'basic fighters', 'leaders'."""
+
+    label: str = doc("the adjective or noun used in messages, e.g. 'basic' gives '3 basic fighters'")
+    stat: str | None = doc("select models whose value of this stat is one of 'any_of'", default=None)
+    any_of: tuple[str, ...] = doc("the values of 'stat' that are in the group", default=())
+    leader: bool | None = doc("select models that are (true) or are not (false) leaders", default=None)
+    noun: Noun | None = doc("words for the group's members when the label is a noun, e.g. leader/leaders", default=None)
+    source: str = doc("where the source text defines the group", default="")
+
+
+# --- costing ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinearTerm:
+    """``points`` for each full ``per`` of a stat: 2 points per 3 inches of Range."""
+
+    stat: str = doc("the stat priced")
+    points: int = doc("points for each full step")
+    per: int = doc("the size of one step", default=1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinearCost:
+    """A unit costs the sum of its priced stats (per-stat linear formula)."""
+
+    kind: Literal["linear"] = doc("'linear'")
+    terms: tuple[LinearTerm, ...] = doc("one term per priced stat")
+    unit: Literal["points"] = doc("what the total is counted in", default="points")
+    source: str = doc("where the source text gives the formula", default="")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatCost:
+    """A unit costs the value of one stat (cost = Might)."""
+
+    kind: Literal["stat"] = doc("'stat'")
+    stat: str = doc("the stat whose value is the cost")
+    unit: Literal["points"] = doc("what the total is counted in", default="points")
+    source: str = doc("where the source text says so", default="")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FiguresCost:
+    """Force size in figures, some types weighing more (vehicles and monsters count as 3)."""
+
+    kind: Literal["figures"] = doc("'figures'")
+    weight_stat: str | None = doc("the stat that sets a figure's weight, e.g. 'type'", default=None)
+    weights: dict[str, int] = doc("weight per value of 'weight_stat'; others weigh 'default'", default_factory=dict)
+    default: int = doc("the weight of any other figure", default=1)
+    unit: Literal["figures"] = doc("what the total is counted in", default="figures")
+    source: str = doc("where the source text (or a ruling) gives the weighting", default="")
+
+
+Cost = LinearCost | StatCost | FiguresCost
+
+
+# --- force rules -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limit:
+    """The force's total may not exceed the agreed limit (points or figures)."""
+
+    kind: Literal["limit"] = doc("'limit'")
+    id: str = doc("a short name, e.g. 'points-limit'")
+    rule: str = doc("the rule in plain words, as shown to players")
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' (the list is not legal) or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AtMost:
+    """At most ``count`` models (of a group, or in all)."""
+
+    kind: Literal["at_most"] = doc("'at_most'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    count: int = doc("the largest number allowed")
+    of: str | None = doc("a group name; leave out to count every model", default=None)
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AtLeast:
+    """At least ``count`` models (of a group, or in all)."""
+
+    kind: Literal["at_least"] = doc("'at_least'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    count: int = doc("the smallest number allowed")
+    of: str | None = doc("a group name; leave out to count every model", default=None)
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exactly:
+    """Exactly ``count`` models of a group (one Leader)."""
+
+    kind: Literal["exactly"] = doc("'exactly'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    count: int = doc("the number required")
+    of: str | None = doc("a group name; leave out to count every model", default=None)
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AtLeastShare:
+    """At least a share of all models belong to a group (half the fighters are basic)."""
+
+    kind: Literal["at_least_share"] = doc("'at_least_share'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    of: str = doc("the group that must make up the share")
+    numerator: int = doc("the share's numerator: 1 for one half")
+    denominator: int = doc("the share's denominator: 2 for one half")
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AtMostPer:
+    """At most ``count`` of a group for each ``per`` models (one leader per ten models)."""
+
+    kind: Literal["at_most_per"] = doc("'at_most_per'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    of: str = doc("the group limited")
+    per: int = doc("how many models earn one more")
+    rounding: Literal["down", "up"] = doc("'down': 19 models allow 1 per 10; 'up': they allow 2")
+    count: int = doc("how many each 'per' models allow", default=1)
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatRange:
+    """A stat's value must lie in a range and be a multiple of a step (Speed: 0 or more, multiple of 3)."""
+
+    kind: Literal["stat_range"] = doc("'stat_range'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    stat: str = doc("the number stat checked")
+    minimum: int | None = doc("the smallest value allowed", default=None)
+    maximum: int | None = doc("the largest value allowed", default=None)
+    step: int | None = doc("values must be multiples of this", default=None)
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exclusive:
+    """A unit may have at most one of these values of a 'choices' stat (Attacker or Defender)."""
+
+    kind: Literal["exclusive"] = doc("'exclusive'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    stat: str = doc("the 'choices' stat checked")
+    values: tuple[str, ...] = doc("values that exclude each other")
+    source: str = doc("where the source text (or a ruling) gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitSize:
+    """Each unit has between ``minimum`` and ``maximum`` models."""
+
+    kind: Literal["unit_size"] = doc("'unit_size'")
+    id: str = doc("a short name")
+    rule: str = doc("the rule in plain words")
+    minimum: int | None = doc("the fewest models in a unit", default=None)
+    maximum: int | None = doc("the most models in a unit", default=None)
+    source: str = doc("where the source text gives it", default="")
+    severity: Severity = doc("'error' or 'warning'", default="error")
+
+
+Constraint = Limit | AtMost | AtLeast | Exactly | AtLeastShare | AtMostPer | StatRange | Exclusive | UnitSize
+CONSTRAINT_KINDS: tuple[type, ...] = (Limit, AtMost, AtLeast, Exactly, AtLeastShare, AtMostPer, StatRange, Exclusive, UnitSize)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruling:
+    """A declared reading where the source text is silent, ambiguous or incomplete."""
+
+    id: str = doc("a short name")
+    text: str = doc("the reading, in plain words")
+    source: str = doc("the line(s) of the source text it reads", default="")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemFile:
+    """``catalogs/<id>/system.yaml``: a rule set's stats, costing, force rules and rulings."""
+
+    id: str = doc("the rule set id, the same as its folder name")
+    name: str = doc("the rule set's title")
+    summary: str = doc("one or two sentences on what kind of game it is")
+    source: str = doc("the source text: title and author or publication")
+    revision: int = doc("bump when units or costs change, so saved lists can notice")
+    model: Noun = doc("what one model is called")
+    force: str = doc("what a force is called, e.g. 'warband'")
+    stats: dict[str, Stat] = doc("the stats a unit has, by key (the key used in list files)")
+    cost: Cost = doc("how a unit is costed")
+    figures_stat: str | None = doc("the stat giving the number of models in one unit, if units are groups", default=None)
+    default_limit: int | None = doc("the standard size of a game, used when a list gives none", default=None)
+    default_limit_source: str = doc("where the source text gives the standard size", default="")
+    groups: dict[str, Group] = doc("named selections that the force rules count", default_factory=dict)
+    constraints: tuple[Constraint, ...] = doc("the force rules", default=())
+    rulings: tuple[Ruling, ...] = doc("declared readings of the text", default=())
+
+
+@dataclass(frozen=True, kw_only=True)
+class FactionFile:
+    """``catalogs/<id>/factions/*.yaml``: a faction of ready-made units."""
+
+    faction: str = doc("the faction's name")
+    summary: str = doc("a sentence on the faction", default="")
+    source: str = doc("where the units come from, e.g. the source text's example", default="")
+    units: tuple[dict[str, Any], ...] = doc("the units: a name and the rule set's stats each")
+
+
+# --- resolved, ready-to-use objects ----------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unit:
+    """A unit profile: a catalog unit or a custom one from a list, with stats checked for type."""
+
+    name: str
+    stats: dict[str, Any]
+    leader: bool = False
+    faction: str | None = None
+    notes: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """One line of an army list: a unit profile taken ``count`` times."""
+
+    index: int
+    unit: Unit
+    count: int
+    leader: bool
+    custom: bool
+
+    @property
+    def label(self) -> str:
+        return f"units[{self.index}] {self.unit.name}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArmyList:
+    """A whole list: its rule set, name, limit (or ``None``) and entries."""
+
+    system: str
+    name: str
+    limit: int | None
+    entries: tuple[Entry, ...]
+    file: str | None = None

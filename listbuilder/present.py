@@ -1,0 +1,123 @@
+"""Plain-text views of reports, costs and catalogs, for the terminal. Returns strings; never prints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .catalog import System
+from .constraints import Problem
+from .costing import CostPart, figures_in, unit_cost
+from .model import Unit
+from .report import Report
+
+
+def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "  ") -> list[str]:
+    """Rows padded into columns; the columns numbered in ``right`` are right-aligned."""
+    if not rows:
+        return []
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        out.append((indent + "  ".join(cells)).rstrip())
+    return out
+
+
+def stats_line(system: System, unit: Unit) -> str:
+    """``Soldier, Might 10`` / ``Speed 6", Range 24", Power 2, traits: attacker``."""
+    parts = []
+    for key, stat in system.definition.stats.items():
+        value = unit.stats.get(key)
+        if stat.kind == "choices":
+            if value:
+                parts.append(f"{stat.label.lower()}: {stat.show(value)}")
+        elif stat.kind == "choice":
+            parts.append(str(value))
+        else:
+            parts.append(f"{stat.label} {stat.show(value)}")
+    return ", ".join(parts)
+
+
+def amount(n: int | None, unit: str) -> str:
+    if n is None:
+        return "no limit"
+    return f"{n:,} {unit if n != 1 else unit[:-1]}"
+
+
+def headline(report: Report, strict: bool = False) -> str:
+    """One line: verdict, list name, rule set, total against limit."""
+    models = sum(line.entry.count * figures_in(report.system, line.entry.unit) for line in report.lines)
+    noun = report.system.definition.model.of(models)
+    total = f"{report.total:,} of {amount(report.limit, report.unit)}" if report.limit else amount(report.total, report.unit)
+    verdict = "legal" if report.legal(strict) else "NOT LEGAL"
+    return f"{verdict}: {report.army.name} ({report.system.id}), {total}, {models:,} {noun}"
+
+
+def problem_lines(problems: Sequence[Problem]) -> list[str]:
+    out = []
+    for p in problems:
+        where = f"{p.entry}: " if p.entry else ""
+        out.append(f"  {p.severity:<7} {where}{p.message}")
+        source = f" ({p.source})" if p.source else ""
+        out.append(f"          rule: {p.rule}{source}")
+    return out
+
+
+def validation(report: Report, strict: bool = False) -> str:
+    lines = [f"{report.army.file}: {headline(report, strict)}"]
+    lines += problem_lines(report.problems)
+    return "\n".join(lines)
+
+
+def points(report: Report, strict: bool = False) -> str:
+    rows = [["#", "unit", "count", "each", report.unit]]
+    for line in report.lines:
+        e = line.entry
+        name = e.unit.name + (" (leader)" if e.leader else "") + (" (custom)" if e.custom else "")
+        rows.append([str(e.index), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
+    limit = f" of {report.limit:,}" if report.limit else ""
+    rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
+    lines = [f"{report.army.name} ({report.system.definition.name}), {report.army.file}"]
+    lines += table(rows, right=(0, 2, 3, 4))
+    lines.append(f"  {headline(report, strict)}")
+    lines += problem_lines(report.problems)
+    return "\n".join(lines)
+
+
+def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequence[Problem]) -> str:
+    total = sum(p.points for p in parts)
+    lines = [f"{unit.name} ({system.id}): {stats_line(system, unit)}"]
+    rows = [[f"{p.label} {p.value}", p.rate, f"{p.points:,}"] for p in parts]
+    rows.append(["total", "", f"{amount(total, system.size_unit)}"])
+    lines += table(rows, right=(2,))
+    if problems:
+        lines.append("  NOT LEGAL:")
+        lines += problem_lines(problems)
+    else:
+        lines.append("  legal statline")
+    return "\n".join(lines)
+
+
+def systems(all_systems: Sequence[System]) -> str:
+    rows = [["id", "name", "costed in", "standard game", "units"]]
+    for s in all_systems:
+        d = s.definition
+        rows.append([d.id, d.name, s.size_unit, amount(d.default_limit, s.size_unit) if d.default_limit else "agreed",
+                     str(len(s.units))])
+    return "\n".join(table(rows, indent=""))
+
+
+def catalog(system: System, faction: str | None = None) -> str:
+    d = system.definition
+    lines = [f"{d.name} ({d.id}): {d.summary}", ""]
+    for name, units in system.factions.items():
+        if faction and name.lower() != faction.lower():
+            continue
+        lines.append(f"{name}")
+        rows = []
+        for u in units:
+            lead = " (leader)" if u.leader else ""
+            rows.append([u.name + lead, stats_line(system, u), amount(unit_cost(system, u), system.size_unit)])
+        lines += table(rows, right=(2,))
+        lines.append("")
+    return "\n".join(lines).rstrip()

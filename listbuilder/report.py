@@ -1,0 +1,71 @@
+"""Cost an army list and judge it: the figures and problems every command shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .catalog import System
+from .constraints import Force, Problem, check_force
+from .costing import entry_cost, unit_cost
+from .model import ArmyList, Entry
+
+
+@dataclass(frozen=True)
+class Line:
+    """One costed entry of a list."""
+
+    entry: Entry
+    unit_cost: int
+    cost: int
+
+
+@dataclass(frozen=True)
+class Report:
+    """A list, its costs and total against its limit, and every rule it breaks."""
+
+    army: ArmyList
+    system: System
+    lines: tuple[Line, ...]
+    total: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def limit(self) -> int | None:
+        return self.army.limit
+
+    @property
+    def unit(self) -> str:
+        return self.system.size_unit
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def legal(self, strict: bool = False) -> bool:
+        """Legal: no errors (and, when ``strict``, no warnings either)."""
+        return not (self.problems if strict else self.errors)
+
+    def as_json(self, strict: bool = False) -> dict[str, Any]:
+        return {
+            "file": self.army.file,
+            "system": self.army.system,
+            "name": self.army.name,
+            "legal": self.legal(strict),
+            "total": self.total,
+            "limit": self.limit,
+            "unit": self.unit,
+            "problems": [p.as_json() for p in self.problems],
+        }
+
+
+def build_report(army: ArmyList, system: System) -> Report:
+    """Cost every entry, total them, and check the force rules."""
+    lines = tuple(Line(e, unit_cost(system, e.unit), entry_cost(system, e)) for e in army.entries)
+    total = sum(line.cost for line in lines)
+    problems = check_force(Force(system, army.entries, total, army.limit))
+    return Report(army, system, lines, total, tuple(problems))

@@ -1,0 +1,203 @@
+"""Read a YAML file safely, remembering where each value stood.
+
+Every file we are handed may be broken or hostile, so this refuses (with a located
+``InputError``) anything a list or catalog never needs: aliases (a 200-byte "billion laughs"
+file would otherwise expand without bound), duplicate keys, non-text keys, very deep nesting
+and very large files. Values come back as plain dicts, lists and scalars, with a map from each
+data path to its line and column for error messages.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import ErrorDetail, InputError, Location
+
+try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed YAML file: its data and the line/column (1-based) of every value in it."""
+
+    path: Path
+    data: Any
+    positions: dict[Location, tuple[int, int]]
+    text: str
+
+    def locate(self, path: Location) -> tuple[int | None, int | None]:
+        """The line and column of ``path``, or of its nearest ancestor that has one."""
+        for cut in range(len(path), -1, -1):
+            pos = self.positions.get(tuple(path[:cut]))
+            if pos:
+                return pos
+        return None, None
+
+    def detail(self, path: Location, message: str, hint: str | None = None) -> ErrorDetail:
+        """An ``ErrorDetail`` located at ``path`` in this document."""
+        line, column = self.locate(path)
+        return ErrorDetail(message=message, path=path, line=line, column=column, hint=hint)
+
+    def error(self, summary: str, details: list[ErrorDetail], cls: type[InputError] = InputError) -> InputError:
+        return cls(summary=summary, file=self.path, details=details)
+
+
+def read_text(path: Path, what: str = "file") -> str:
+    """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
+    try:
+        if not path.exists():
+            raise InputError(f"no such {what}", file=path, details=[ErrorDetail("check the path and spelling")])
+        if path.is_dir():
+            raise InputError(f"this is a folder, not a {what}", file=path)
+        if not path.is_file():
+            raise InputError(f"this is not a regular file, so it cannot be a {what}", file=path)
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(
+                f"the file is {size:,} bytes; a {what} is at most {MAX_FILE_BYTES:,} bytes",
+                file=path,
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the {what}: {exc.strerror or exc}", file=path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            "the file is not UTF-8 text",
+            file=path,
+            details=[ErrorDetail(f"byte {exc.start} cannot be decoded", line=line, hint="save the file as UTF-8")],
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def load_yaml(path: Path, what: str = "file") -> Document:
+    """Parse ``path`` as YAML into a ``Document``; raise ``InputError`` on anything unsafe or broken."""
+    text = read_text(path, what)
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: Path) -> Document:
+    """Parse YAML text (already read from ``path``) into a ``Document``."""
+    if "\x00" in text:
+        raise InputError("the file holds a NUL character, so it is not a YAML text file", file=path)
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        problem = exc.problem or exc.context or "invalid YAML"
+        at = text[mark.index] if mark and mark.index < len(text) else ""
+        raise InputError(
+            "this is not valid YAML",
+            file=path,
+            details=[ErrorDetail(problem, line=line, column=col, hint=_yaml_hint(problem, at))],
+        ) from None
+    except yaml.YAMLError as exc:
+        raise InputError("this is not valid YAML", file=path, details=[ErrorDetail(str(exc))]) from None
+    except RecursionError:
+        raise InputError("the YAML is nested far too deeply", file=path) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        return Document(path, None, {}, text)
+    walker = _Walker(path, loader)
+    data = walker.convert(node, (), 0)
+    return Document(path, data, walker.positions, text)
+
+
+def _yaml_hint(problem: str, at: str) -> str | None:
+    if at == "\t" or "'\\t'" in problem:
+        return "indent with spaces, not tabs"
+    if "mapping values are not allowed" in problem:
+        return "put a space after each ':' and quote text that holds ': '"
+    return None
+
+
+class _Walker:
+    """Turns a composed node tree into plain data, recording positions and refusing aliases."""
+
+    def __init__(self, path: Path, loader: Any) -> None:
+        self.path = path
+        self.loader = loader
+        self.positions: dict[Location, tuple[int, int]] = {}
+        self.seen: set[int] = set()
+
+    def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> InputError:
+        mark = node.start_mark
+        return InputError(
+            "this file cannot be used",
+            file=self.path,
+            details=[ErrorDetail(message, line=mark.line + 1, column=mark.column + 1, hint=hint)],
+        )
+
+    def convert(self, node: yaml.Node, path: Location, depth: int) -> Any:
+        if id(node) in self.seen:
+            raise self.fail(node, "YAML aliases (*name) are not allowed", "write the value out in full")
+        self.seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise self.fail(node, f"the data is nested more than {MAX_DEPTH} levels deep")
+        self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise self.fail(key_node, "YAML merge keys (<<) are not allowed", "write the keys out in full")
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self.fail(key_node, "a key must be plain text, not a list or mapping")
+                key = self.scalar(key_node)
+                if not isinstance(key, str):
+                    key = key_node.value  # numbers and booleans as keys: keep the text as written
+                if key in out:
+                    line = self.positions[(*path, key)][0]
+                    raise self.fail(key_node, f"the key '{key}' appears twice (first on line {line})", "remove one of them")
+                self.positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                out[key] = self.convert(value_node, (*path, key), depth + 1)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=False)
+        except yaml.constructor.ConstructorError as exc:
+            raise self.fail(node, exc.problem or "this value cannot be read", "quote it to make it text") from None
+        except (ValueError, OverflowError):
+            raise self.fail(node, f"the value '{node.value}' cannot be read", "quote it to make it text") from None
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename.
+
+    A failure at any point leaves the old file (if any) untouched and no partial file behind.
+    """
+    import tempfile
+
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
