@@ -40,19 +40,30 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
     data = doc.data
     if not isinstance(data, dict):
         found = "an empty file" if data is None else describe_value(data)
-        raise doc.error("a list file must be a mapping with 'system', 'name' and 'units'",
-                        [doc.detail((), f"found {found}", "start from an example in examples/ or run 'listbuilder --help'")])
+        raise doc.error(
+            "a list file must be a mapping with 'system', 'name' and 'units'",
+            [doc.detail((), f"found {found}", "start from an example in examples/ or run 'listbuilder --help'")],
+        )
     system_id = data.get("system")
     if not isinstance(system_id, str):
-        message = "the key 'system' is missing" if system_id is None else f"expected a rule set id, found {describe_value(system_id)}"
-        raise doc.error("this list cannot be read", [doc.detail(("system",), message, f"add 'system:' with one of: {', '.join(catalogs.ids())}")])
+        message = (
+            "the key 'system' is missing"
+            if system_id is None
+            else f"expected a rule set id, found {describe_value(system_id)}"
+        )
+        raise doc.error(
+            "this list cannot be read",
+            [doc.detail(("system",), message, f"add 'system:' with one of: {', '.join(catalogs.ids())}")],
+        )
     try:
         system = catalogs.get(system_id)
     except InputError as exc:
         if exc.file is not None:  # the rule set itself is broken: report that file
             raise
         hint = did_you_mean(system_id, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
-        raise doc.error("this list cannot be read", [doc.detail(("system",), f"unknown rule set '{system_id}'", hint)]) from None
+        raise doc.error(
+            "this list cannot be read", [doc.detail(("system",), f"unknown rule set '{system_id}'", hint)]
+        ) from None
 
     errors: list[ErrorDetail] = []
     limit_key = system.size_unit
@@ -60,20 +71,46 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
     allowed = (*TOP_KEYS, limit_key)
     for key in data:
         if key == other_key:
-            errors.append(doc.detail((key,), f"'{system_id}' counts a force in {limit_key}, not {other_key}", f"write '{limit_key}:' instead"))
+            errors.append(
+                doc.detail(
+                    (key,),
+                    f"'{system_id}' counts a force in {limit_key}, not {other_key}",
+                    f"write '{limit_key}:' instead",
+                    key=True,
+                )
+            )
         elif key not in allowed:
-            errors.append(doc.detail((key,), f"unknown key '{key}'", did_you_mean(str(key), allowed) or f"a list has the keys {one_of(list(allowed))}"))
+            errors.append(
+                doc.detail(
+                    (key,),
+                    f"unknown key '{key}'",
+                    did_you_mean(str(key), allowed) or f"a list has the keys {one_of(list(allowed))}",
+                    key=True,
+                )
+            )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         found = "nothing" if name is None else describe_value(name)
-        errors.append(doc.detail(("name",), f"the list needs a name (text), found {found}", "add 'name: ...' (in quotes if it looks like a number)"))
+        errors.append(
+            doc.detail(
+                ("name",),
+                f"the list needs a name (text), found {found}",
+                "add 'name: ...' (in quotes if it looks like a number)",
+            )
+        )
     limit = data.get(limit_key, system.definition.default_limit)
     if limit_key in data and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        errors.append(doc.detail((limit_key,), f"the limit must be a whole number of at least 1, found {describe_value(limit)}"))
+        errors.append(
+            doc.detail((limit_key,), f"the limit must be a whole number of at least 1, found {describe_value(limit)}")
+        )
     units = data.get("units")
     entries: list[Entry] = []
     if not isinstance(units, list):
-        message = "the key 'units' is missing" if units is None else f"expected a list of units, found {describe_value(units)}"
+        message = (
+            "the key 'units' is missing"
+            if units is None
+            else f"expected a list of units, found {describe_value(units)}"
+        )
         errors.append(doc.detail(("units",), message, "add 'units:' with one '- unit: NAME' line per entry"))
     else:
         for i, item in enumerate(units):
@@ -82,17 +119,26 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
                 entries.append(entry)
     if errors:
         raise doc.error("this list cannot be read", errors)
-    return ArmyList(system=system.id, name=str(name).strip(), limit=limit if isinstance(limit, int) else None,
-                    entries=tuple(entries), file=str(doc.path)), system
+    return ArmyList(
+        system=system.id,
+        name=str(name).strip(),
+        limit=limit if isinstance(limit, int) else None,
+        entries=tuple(entries),
+        file=str(doc.path),
+    ), system
 
 
-def _read_count(item: dict[str, Any], path: tuple[str | int, ...], doc: Document, errors: list[ErrorDetail]) -> int | None:
+def _read_count(
+    item: dict[str, Any], path: tuple[str | int, ...], doc: Document, errors: list[ErrorDetail]
+) -> int | None:
     count = item.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int):
         errors.append(doc.detail((*path, "count"), f"count must be a whole number, found {describe_value(count)}"))
         return None
     if count < 1:
-        errors.append(doc.detail((*path, "count"), f"count must be at least 1, found {count}", "remove the entry to field none"))
+        errors.append(
+            doc.detail((*path, "count"), f"count must be at least 1, found {count}", "remove the entry to field none")
+        )
         return None
     return count
 
@@ -100,11 +146,23 @@ def _read_count(item: dict[str, Any], path: tuple[str | int, ...], doc: Document
 def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[ErrorDetail]) -> Entry | None:
     path: tuple[str | int, ...] = ("units", i)
     if not isinstance(item, dict):
-        errors.append(doc.detail(path, f"expected a unit (a mapping), found {describe_value(item)}", "write '- unit: NAME' or '- name: NAME' with stats"))
+        errors.append(
+            doc.detail(
+                path,
+                f"expected a unit (a mapping), found {describe_value(item)}",
+                "write '- unit: NAME' or '- name: NAME' with stats",
+            )
+        )
         return None
     if ("unit" in item) == ("name" in item):
-        message = "an entry has both 'unit' and 'name'" if "unit" in item else "an entry needs 'unit' (a catalog unit) or 'name' (a custom unit)"
-        errors.append(doc.detail(path, message, "use 'unit:' to take a catalog unit, or 'name:' with stats for your own"))
+        message = (
+            "an entry has both 'unit' and 'name'"
+            if "unit" in item
+            else "an entry needs 'unit' (a catalog unit) or 'name' (a custom unit)"
+        )
+        errors.append(
+            doc.detail(path, message, "use 'unit:' to take a catalog unit, or 'name:' with stats for your own")
+        )
         return None
     count = _read_count(item, path, doc, errors)
     leader = item.get("leader", False)
@@ -112,19 +170,26 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
         errors.append(doc.detail((*path, "leader"), f"expected true or false, found {describe_value(leader)}"))
         return None
     if "name" in item:
-        unit, unit_errors = system.read_unit({k: v for k, v in item.items() if k != "count"}, doc, path, extra_keys=("count",))
+        unit, unit_errors = system.read_unit(
+            {k: v for k, v in item.items() if k != "count"}, doc, path, extra_keys=("count",)
+        )
         errors += unit_errors
         if unit is None or count is None:
             return None
-        return Entry(index=i, unit=unit, count=count, leader=leader or unit.leader, custom=True)
+        return Entry(index=i, unit=unit, count=count, leader=unit.leader, custom=True)
     bad = [k for k in item if k not in CATALOG_ENTRY_KEYS]
     for key in bad:
-        hint = (f"'{key}' is a stat: a catalog unit's stats come from its catalog; use 'name:' for a custom unit"
-                if key in system.definition.stats else did_you_mean(str(key), CATALOG_ENTRY_KEYS) or f"an entry has {one_of(list(CATALOG_ENTRY_KEYS))}")
-        errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint))
+        hint = (
+            f"'{key}' is a stat: a catalog unit's stats come from its catalog; use 'name:' for a custom unit"
+            if key in system.definition.stats
+            else did_you_mean(str(key), CATALOG_ENTRY_KEYS) or f"an entry has {one_of(list(CATALOG_ENTRY_KEYS))}"
+        )
+        errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint, key=True))
     wanted = item["unit"]
     if not isinstance(wanted, str):
-        errors.append(doc.detail((*path, "unit"), f"expected a unit name, found {describe_value(wanted)}", "put it in quotes"))
+        errors.append(
+            doc.detail((*path, "unit"), f"expected a unit name, found {describe_value(wanted)}", "put it in quotes")
+        )
         return None
     unit = system.find_unit(wanted.strip())
     if unit is None:
@@ -134,4 +199,6 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
         return None
     if bad or count is None:
         return None
-    return Entry(index=i, unit=unit, count=count, leader=leader or unit.leader, custom=False)
+    # 'leader:' on the entry overrides the catalog: take a leader profile as a plain figure, or the reverse.
+    chosen = leader if "leader" in item else unit.leader
+    return Entry(index=i, unit=unit, count=count, leader=chosen, custom=False)

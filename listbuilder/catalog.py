@@ -8,9 +8,10 @@ Everything loaded is checked as strictly as a list, with located errors.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from .model import (
     SystemFile,
     Unit,
 )
+from .record import Record, record
 from .schema import describe_value, validate
 from .yamlfile import Document, load_yaml
 
@@ -55,13 +57,15 @@ def user_roots(option: Sequence[Path] | None = None, environ: dict[str, str] | N
             raise InputError(
                 "no such catalog folder",
                 file=root,
-                details=[ErrorDetail(f"--catalogs and {ENV_VAR} name folders that hold one folder per rule set")],
+                details=[
+                    ErrorDetail(message=f"--catalogs and {ENV_VAR} name folders that hold one folder per rule set")
+                ],
             )
     return roots
 
 
-@dataclass
-class System:
+@record
+class System(Record):
     """A loaded rule set: its definition and every ready-made unit of its factions."""
 
     definition: SystemFile
@@ -98,7 +102,7 @@ class System:
         for key in data:
             if key not in allowed:
                 hint = did_you_mean(str(key), allowed) or f"the keys a unit may have: {', '.join(allowed)}"
-                errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint))
+                errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint, key=True))
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
             found = "nothing" if name is None else describe_value(name)
@@ -108,22 +112,32 @@ class System:
             errors.append(doc.detail((*path, "leader"), f"expected true or false, found {describe_value(leader)}"))
         for key in ("notes", "source"):
             if key in data and not isinstance(data[key], str):
-                errors.append(doc.detail((*path, key), f"expected text, found {describe_value(data[key])}", "put it in quotes"))
+                errors.append(
+                    doc.detail((*path, key), f"expected text, found {describe_value(data[key])}", "put it in quotes")
+                )
         stats: dict[str, Any] = {}
         for key, stat in stats_def.items():
             where = (*path, key)
             if key not in data:
                 if stat.required:
-                    example = {"number": "a whole number", "choice": one_of([c.name for c in stat.choices], 6),
-                               "choices": "a list of " + one_of([c.name for c in stat.choices], 6)}[stat.kind]
-                    errors.append(doc.detail(path, f"the stat '{key}' ({stat.label}) is missing", f"add '{key}': {example}"))
+                    names = [c.name for c in stat.choices]
+                    example = {
+                        "number": "a whole number",
+                        "choice": one_of(names, 6),
+                        "choices": f"a list of {one_of(names, 6)}",
+                    }[stat.kind]
+                    errors.append(
+                        doc.detail(path, f"the stat '{key}' ({stat.label}) is missing", f"add '{key}:' with {example}")
+                    )
                 else:
                     stats[key] = stat.default if stat.kind != "choices" else tuple(stat.default or ())
                 continue
             value = data[key]
             if stat.kind == "number":
                 if isinstance(value, bool) or not isinstance(value, int):
-                    errors.append(doc.detail(where, f"{stat.label} must be a whole number, found {describe_value(value)}"))
+                    errors.append(
+                        doc.detail(where, f"{stat.label} must be a whole number, found {describe_value(value)}")
+                    )
                 else:
                     stats[key] = value
             elif stat.kind == "choice":
@@ -135,14 +149,21 @@ class System:
             else:
                 items = value if isinstance(value, list) else None
                 if items is None:
-                    errors.append(doc.detail(where, f"{stat.label} must be a list, found {describe_value(value)}",
-                                             f"write it as [{', '.join(c.name for c in stat.choices[:2])}]"))
+                    errors.append(
+                        doc.detail(
+                            where,
+                            f"{stat.label} must be a list, found {describe_value(value)}",
+                            f"write it as [{', '.join(c.name for c in stat.choices[:2])}]",
+                        )
+                    )
                     continue
                 chosen: list[str] = []
                 for i, item in enumerate(items):
                     choice = stat.choice(item) if isinstance(item, str) else None
                     if choice is None:
-                        errors.append(self._bad_choice(doc, (*where, i), stat.label, item, [c.name for c in stat.choices]))
+                        errors.append(
+                            self._bad_choice(doc, (*where, i), stat.label, item, [c.name for c in stat.choices])
+                        )
                     elif choice.name in chosen:
                         errors.append(doc.detail((*where, i), f"'{choice.name}' is listed twice", "remove one"))
                     else:
@@ -159,7 +180,9 @@ class System:
         ), []
 
     @staticmethod
-    def _bad_choice(doc: Document, where: tuple[str | int, ...], label: str, value: Any, options: list[str]) -> ErrorDetail:
+    def _bad_choice(
+        doc: Document, where: tuple[str | int, ...], label: str, value: Any, options: list[str]
+    ) -> ErrorDetail:
         hint = did_you_mean(value, options) if isinstance(value, str) else None
         return doc.detail(where, f"unknown {label.lower()} {describe_value(value)}; expected {one_of(options)}", hint)
 
@@ -193,7 +216,7 @@ class Catalogs:
         folders = self.folders.get(system_id)
         if not folders:
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
-            raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(hint)])
+            raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint)])
         system = self._load(system_id, folders)
         self._loaded[system_id] = system
         return system
@@ -207,13 +230,15 @@ class Catalogs:
             raise CatalogError(
                 f"factions for rule set '{system_id}' but no rule set of that id",
                 file=folders[0],
-                details=[ErrorDetail(f"add {SYSTEM_FILE} to define it, or rename the folder to a known id")],
+                details=[ErrorDetail(message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id")],
             )
         if len(defining) > 1:
             raise CatalogError(
                 f"rule set '{system_id}' is defined twice",
                 file=defining[1] / SYSTEM_FILE,
-                details=[ErrorDetail(f"it is already defined in {defining[0]}; give a house variant its own id")],
+                details=[
+                    ErrorDetail(message=f"it is already defined in {defining[0]}; give a house variant its own id")
+                ],
             )
         path = defining[0] / SYSTEM_FILE
         doc = load_yaml(path, "rule set file")
@@ -225,7 +250,7 @@ class Catalogs:
         errors = check_system(definition, doc, defining[0].name)
         if errors:
             raise doc.error("this rule set file has errors", errors, CatalogError)
-        system = System(definition, defining[0])
+        system = System(definition=definition, folder=defining[0])
         for folder in folders:
             factions = folder / FACTIONS_DIR
             if factions.is_dir():
@@ -249,10 +274,15 @@ class Catalogs:
             clash = system.units.get(unit.name.lower())
             if clash is not None or any(u.name.lower() == unit.name.lower() for u in units):
                 where = f"the faction {clash.faction}" if clash else "this file"
-                errors.append(doc.detail(("units", i, "name"), f"the unit name '{unit.name}' is already used in {where}",
-                                         "unit names are unique within a rule set"))
+                errors.append(
+                    doc.detail(
+                        ("units", i, "name"),
+                        f"the unit name '{unit.name}' is already used in {where}",
+                        "unit names are unique within a rule set",
+                    )
+                )
                 continue
-            units.append(Unit(**{**unit.__dict__, "faction": faction.faction}))
+            units.append(dataclasses.replace(unit, faction=faction.faction))
         if errors:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
         system.factions.setdefault(faction.faction, []).extend(units)
@@ -269,9 +299,13 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
         if key is None:
             return
         if key not in stats:
-            errors.append(doc.detail(path, f"no stat '{key}'", did_you_mean(key, stats) or f"stats: {', '.join(stats)}"))
+            errors.append(
+                doc.detail(path, f"no stat '{key}'", did_you_mean(key, stats) or f"stats: {', '.join(stats)}")
+            )
         elif stats[key].kind not in kinds:
-            errors.append(doc.detail(path, f"stat '{key}' is a {stats[key].kind}; expected a {' or '.join(kinds)} stat"))
+            errors.append(
+                doc.detail(path, f"stat '{key}' is a {stats[key].kind}; expected a {' or '.join(kinds)} stat")
+            )
 
     def need_values(path: tuple[str | int, ...], key: str | None, values: Iterable[str]) -> None:
         if key in stats:
@@ -281,7 +315,9 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
                     errors.append(doc.detail(path, f"'{v}' is not a value of '{key}'", did_you_mean(v, names)))
 
     if d.id != folder_name:
-        errors.append(doc.detail(("id",), f"the id '{d.id}' differs from its folder name '{folder_name}'", "make them the same"))
+        errors.append(
+            doc.detail(("id",), f"the id '{d.id}' differs from its folder name '{folder_name}'", "make them the same")
+        )
     for key, stat in stats.items():
         if stat.kind != "number" and not stat.choices:
             errors.append(doc.detail(("stats", key, "choices"), f"a '{stat.kind}' stat needs choices"))

@@ -10,7 +10,6 @@ Exit codes (the same for every command):
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -63,6 +62,13 @@ def _root(
     """
 
 
+def _json(data: object) -> str:
+    # json is imported here, not at the top: plain-text runs skip its import cost (~4 ms).
+    import json
+
+    return json.dumps(data, default=list)
+
+
 def _fail(exc: ListbuilderError) -> NoReturn:
     typer.echo(f"error: {exc.render()}", err=True)
     raise typer.Exit(exc.exit_code)
@@ -95,12 +101,12 @@ def validate(
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             if as_json:
-                typer.echo(json.dumps({"file": str(path), "legal": False, "error": exc.render()}))
+                typer.echo(_json({"file": str(path), "legal": False, "error": exc.render()}))
             typer.echo(f"error: {exc.render()}", err=True)
             continue
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
-        typer.echo(json.dumps(report.as_json(strict)) if as_json else present.validation(report, strict))
+        typer.echo(_json(report.as_json(strict)) if as_json else present.validation(report, strict))
     raise typer.Exit(worst)
 
 
@@ -135,11 +141,18 @@ def points(
         if as_json:
             data = report.as_json(strict)
             data["entries"] = [
-                {"index": ln.entry.index, "unit": ln.entry.unit.name, "count": ln.entry.count,
-                 "leader": ln.entry.leader, "custom": ln.entry.custom, "each": ln.unit_cost, "cost": ln.cost}
+                {
+                    "index": ln.entry.index,
+                    "unit": ln.entry.unit.name,
+                    "count": ln.entry.count,
+                    "leader": ln.entry.leader,
+                    "custom": ln.entry.custom,
+                    "each": ln.unit_cost,
+                    "cost": ln.cost,
+                }
                 for ln in report.lines
             ]
-            typer.echo(json.dumps(data))
+            typer.echo(_json(data))
         else:
             typer.echo(present.points(report, strict))
     raise typer.Exit(worst)
@@ -170,12 +183,22 @@ def cost(
     except ListbuilderError as exc:
         _fail(exc)
     if as_json:
-        typer.echo(json.dumps({
-            "system": rules.id, "unit": result.unit.name, "stats": dict(result.unit.stats),
-            "total": result.total, "unit_of_cost": rules.size_unit, "legal": not result.problems,
-            "parts": [{"stat": p.label, "value": str(p.value), "rate": p.rate, "cost": p.points} for p in result.parts],
-            "problems": [p.as_json() for p in result.problems],
-        }, default=list))
+        typer.echo(
+            _json(
+                {
+                    "system": rules.id,
+                    "unit": result.unit.name,
+                    "stats": dict(result.unit.stats),
+                    "total": result.total,
+                    "unit_of_cost": rules.size_unit,
+                    "legal": not result.problems,
+                    "parts": [
+                        {"stat": p.label, "value": str(p.value), "rate": p.rate, "cost": p.points} for p in result.parts
+                    ],
+                    "problems": [p.as_json() for p in result.problems],
+                }
+            )
+        )
     else:
         typer.echo(present.cost(rules, result.unit, result.parts, result.problems))
     raise typer.Exit(EXIT_RULES_BROKEN if any(p.severity == "error" for p in result.problems) else EXIT_OK)
@@ -217,7 +240,7 @@ def catalog(
         from .errors import ErrorDetail, InputError, did_you_mean
 
         hint = did_you_mean(faction, rules.factions) or f"its factions: {', '.join(rules.factions)}"
-        _fail(InputError(f"no faction '{faction}' in {system}", details=[ErrorDetail(hint)]))
+        _fail(InputError(f"no faction '{faction}' in {system}", details=[ErrorDetail(message=hint)]))
     typer.echo(present.catalog(rules, faction))
 
 
@@ -233,9 +256,12 @@ def main() -> None:
     except Exception as exc:  # a bug: say so plainly; LISTBUILDER_DEBUG=1 shows the traceback
         if os.environ.get("LISTBUILDER_DEBUG"):
             raise
-        typer.echo(f"internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in listbuilder; run with LISTBUILDER_DEBUG=1 for details and report it.", err=True)
+        typer.echo(
+            f"internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in listbuilder; run with LISTBUILDER_DEBUG=1 for details and report it.",
+            err=True,
+        )
         sys.exit(EXIT_INTERNAL)
 
 
-__all__ = ["app", "main", "EXIT_BAD_INPUT"]
+__all__ = ["EXIT_BAD_INPUT", "app", "main"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .armylist import read_list
@@ -12,6 +11,7 @@ from .constraints import Problem, check_unit
 from .costing import CostPart, cost_parts
 from .errors import ErrorDetail, InputError, did_you_mean
 from .model import Unit
+from .record import Record, record
 from .report import Report, build_report
 from .yamlfile import Document
 
@@ -27,8 +27,16 @@ def check_list(path: Path, catalogs: Catalogs) -> Report:
     return build_report(army, system)
 
 
-@dataclass(frozen=True)
-class Pricing:
+def _as_option(detail: ErrorDetail) -> ErrorDetail:
+    """Reword a unit error for the command line: name the option, not a YAML path."""
+    message = detail.message.replace("the stat '", "the option --").replace("' (", " (")
+    if detail.path:
+        message = f"--{detail.path[-1]}: {message}"
+    return ErrorDetail(message=message, hint=detail.hint)
+
+
+@record
+class Pricing(Record):
     """A statline priced term by term, with the rules it breaks on its own."""
 
     system: System
@@ -55,13 +63,13 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, object]
     while i < len(args):
         arg = args[i]
         if not arg.startswith("--"):
-            errors.append(ErrorDetail(f"unexpected '{arg}'", hint="give stats as --stat VALUE"))
+            errors.append(ErrorDetail(message=f"unexpected '{arg}'", hint="give stats as --stat VALUE"))
             i += 1
             continue
         key, _, value = arg[2:].partition("=")
         if not value:
             if i + 1 >= len(args):
-                errors.append(ErrorDetail(f"--{key} needs a value"))
+                errors.append(ErrorDetail(message=f"--{key} needs a value"))
                 break
             value = args[i + 1]
             i += 1
@@ -73,12 +81,17 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, object]
         stat = stats.get(key)
         if stat is None:
             options = [f"--{k}" for k in stats]
-            errors.append(ErrorDetail(f"{system.id} has no stat --{key}", hint=did_you_mean(f"--{key}", options) or f"its stats: {', '.join(options)}"))
+            errors.append(
+                ErrorDetail(
+                    message=f"{system.id} has no stat --{key}",
+                    hint=did_you_mean(f"--{key}", options) or f"its stats: {', '.join(options)}",
+                )
+            )
         elif stat.kind == "number":
             try:
                 values[key] = int(value)
             except ValueError:
-                errors.append(ErrorDetail(f"--{key} must be a whole number, found '{value}'"))
+                errors.append(ErrorDetail(message=f"--{key} must be a whole number, found '{value}'"))
         elif stat.kind == "choices":
             values[key] = [v.strip() for v in value.split(",") if v.strip()]
         else:
@@ -93,18 +106,18 @@ def price(system: System, stats: dict[str, object], unit_name: str | None = None
     if unit_name is not None:
         unit = system.find_unit(unit_name)
         if unit is None:
-            hint = did_you_mean(unit_name, [u.name for u in system.units.values()]) or f"'listbuilder catalog {system.id}' lists them"
-            raise InputError(f"no unit '{unit_name}' in the {system.id} catalogs", details=[ErrorDetail(hint)])
+            hint = (
+                did_you_mean(unit_name, [u.name for u in system.units.values()])
+                or f"'listbuilder catalog {system.id}' lists them"
+            )
+            raise InputError(f"no unit '{unit_name}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
     else:
         data = {"name": "Custom unit", **stats}
-        doc = Document(Path("command line"), data, {}, "")
+        doc = Document(path=Path("command line"), data=data, positions={}, text="")
         found, errors = system.read_unit(data, doc, ())
         if found is None:
-            for e in errors:  # name the option, not a YAML path
-                e.message = e.message.replace("the stat '", "the option --").replace("' (", " (")
-                if e.path:
-                    e.message = f"--{e.path[-1]}: {e.message}"
-                    e.path = ()
-            raise InputError("this statline cannot be priced", file=Path("command line"), details=errors)
+            raise InputError(
+                "this statline cannot be priced", file=Path("command line"), details=[_as_option(e) for e in errors]
+            )
         unit = found
-    return Pricing(system, unit, cost_parts(system, unit), check_unit(system, unit))
+    return Pricing(system=system, unit=unit, parts=cost_parts(system, unit), problems=check_unit(system, unit))

@@ -8,7 +8,6 @@ Each constraint kind is generic ("at most N of a group", "at least a share", "on
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .catalog import System
 from .costing import figures_in
@@ -27,10 +26,11 @@ from .model import (
     Unit,
     UnitSize,
 )
+from .record import Record, record
 
 
-@dataclass(frozen=True)
-class Problem:
+@record
+class Problem(Record):
     """One broken rule: how serious, which rule (in the game's words), by how much, and where."""
 
     severity: str
@@ -41,12 +41,17 @@ class Problem:
     source: str = ""
 
     def as_json(self) -> dict[str, str | None]:
-        return {"severity": self.severity, "rule": self.rule, "rule_id": self.rule_id,
-                "message": self.message, "entry": self.entry}
+        return {
+            "severity": self.severity,
+            "rule": self.rule,
+            "rule_id": self.rule_id,
+            "message": self.message,
+            "entry": self.entry,
+        }
 
 
-@dataclass(frozen=True)
-class Force:
+@record
+class Force(Record):
     """What the force rules look at: the entries, their total cost and the limit."""
 
     system: System
@@ -119,7 +124,9 @@ def check_unit(system: System, unit: Unit, entry: str | None = None) -> list[Pro
 
 
 def _problem(rule: Constraint, message: str, entry: str | None = None) -> Problem:
-    return Problem(rule.severity, rule.id, rule.rule, message, entry, rule.source)
+    return Problem(
+        severity=rule.severity, rule_id=rule.id, rule=rule.rule, message=message, entry=entry, source=rule.source
+    )
 
 
 def _group(force: Force, rule: Constraint) -> Group | None:
@@ -133,7 +140,11 @@ def _check_limit(force: Force, rule: Limit) -> list[Problem]:
     unit = force.system.size_unit
     over = force.total - force.limit
     word = unit if over != 1 else unit[:-1]
-    return [_problem(rule, f"{over:,} {word} over the {force.limit:,}-{unit[:-1]} limit ({force.total:,} of {force.limit:,})")]
+    return [
+        _problem(
+            rule, f"{over:,} {word} over the {force.limit:,}-{unit[:-1]} limit ({force.total:,} of {force.limit:,})"
+        )
+    ]
 
 
 def _check_at_most(force: Force, rule: AtMost) -> list[Problem]:
@@ -146,8 +157,13 @@ def _check_at_most(force: Force, rule: AtMost) -> list[Problem]:
     found = f"{n:,} {noun(force.system, group, n)}"
     if group is not None:
         found += f" ({_contributors(members)})"
-    return [_problem(rule, f"{over:,} {noun(force.system, group, over)} too many: {found}, at most {rule.count:,}",
-                     _entries(members) if group is not None else None)]
+    return [
+        _problem(
+            rule,
+            f"{over:,} {noun(force.system, group, over)} too many: {found}, at most {rule.count:,}",
+            _entries(members) if group is not None else None,
+        )
+    ]
 
 
 def _check_at_least(force: Force, rule: AtLeast) -> list[Problem]:
@@ -156,7 +172,9 @@ def _check_at_least(force: Force, rule: AtLeast) -> list[Problem]:
     if n >= rule.count:
         return []
     short = rule.count - n
-    return [_problem(rule, f"{short:,} {noun(force.system, group, short)} short: {n:,}, at least {rule.count:,} needed")]
+    return [
+        _problem(rule, f"{short:,} {noun(force.system, group, short)} short: {n:,}, at least {rule.count:,} needed")
+    ]
 
 
 def _check_exactly(force: Force, rule: Exactly) -> list[Problem]:
@@ -167,11 +185,21 @@ def _check_exactly(force: Force, rule: Exactly) -> list[Problem]:
         return []
     if n < rule.count:
         short = rule.count - n
-        lead = f"no {noun(force.system, group, 1)} chosen" if n == 0 else f"{short:,} {noun(force.system, group, short)} short"
+        lead = (
+            f"no {noun(force.system, group, 1)} chosen"
+            if n == 0
+            else f"{short:,} {noun(force.system, group, short)} short"
+        )
         return [_problem(rule, f"{lead}: {n:,}, exactly {rule.count:,} needed")]
     over = n - rule.count
-    return [_problem(rule, f"{over:,} {noun(force.system, group, over)} too many: {n:,} ({_contributors(members)}), "
-                           f"exactly {rule.count:,} allowed", _entries(members))]
+    return [
+        _problem(
+            rule,
+            f"{over:,} {noun(force.system, group, over)} too many: {n:,} ({_contributors(members)}), "
+            f"exactly {rule.count:,} allowed",
+            _entries(members),
+        )
+    ]
 
 
 def _check_share(force: Force, rule: AtLeastShare) -> list[Problem]:
@@ -183,7 +211,11 @@ def _check_share(force: Force, rule: AtLeastShare) -> list[Problem]:
         return []
     need = -(-total * rule.numerator // rule.denominator)
     short = need - n
-    return [_problem(rule, f"{short:,} {noun(force.system, group, short)} short: {n:,} of {total:,}, at least {need:,} needed")]
+    return [
+        _problem(
+            rule, f"{short:,} {noun(force.system, group, short)} short: {n:,} of {total:,}, at least {need:,} needed"
+        )
+    ]
 
 
 def _check_per(force: Force, rule: AtMostPer) -> list[Problem]:
@@ -197,12 +229,19 @@ def _check_per(force: Force, rule: AtMostPer) -> list[Problem]:
         return []
     over = n - allowed
     models = force.system.definition.model
-    return [_problem(rule, f"{over:,} {noun(force.system, group, over)} too many: {n:,} among {total:,} {models.of(total)}, "
-                           f"at most {allowed:,} ({rule.count} per {rule.per} {models.plural}, rounded {rule.rounding})",
-                     _entries(members))]
+    return [
+        _problem(
+            rule,
+            f"{over:,} {noun(force.system, group, over)} too many: {n:,} among {total:,} {models.of(total)}, "
+            f"at most {allowed:,} ({rule.count} per {rule.per} {models.plural}, rounded {rule.rounding})",
+            _entries(members),
+        )
+    ]
 
 
-def _unit_rule(system: System, rule: StatRange | Exclusive | UnitSize, unit: Unit, count: int, entry: str | None) -> list[Problem]:
+def _unit_rule(
+    system: System, rule: StatRange | Exclusive | UnitSize, unit: Unit, count: int, entry: str | None
+) -> list[Problem]:
     if isinstance(rule, StatRange):
         stat = system.definition.stats[rule.stat]
         value = unit.stats.get(rule.stat)
@@ -210,15 +249,28 @@ def _unit_rule(system: System, rule: StatRange | Exclusive | UnitSize, unit: Uni
             return []
         shown = f"{stat.label} {stat.show(value)}"
         if rule.minimum is not None and value < rule.minimum:
-            return [_problem(rule, f"{shown} is {rule.minimum - value:,} below the minimum of {stat.show(rule.minimum)}", entry)]
+            return [
+                _problem(
+                    rule, f"{shown} is {rule.minimum - value:,} below the minimum of {stat.show(rule.minimum)}", entry
+                )
+            ]
         if rule.maximum is not None and value > rule.maximum:
-            return [_problem(rule, f"{shown} is {value - rule.maximum:,} above the maximum of {stat.show(rule.maximum)}", entry)]
+            return [
+                _problem(
+                    rule, f"{shown} is {value - rule.maximum:,} above the maximum of {stat.show(rule.maximum)}", entry
+                )
+            ]
         if rule.step and (value - (rule.minimum or 0)) % rule.step:
             base = rule.minimum or 0
             lower = value - (value - base) % rule.step
             near = [v for v in (lower, lower + rule.step) if (rule.minimum is None or v >= rule.minimum)]
-            return [_problem(rule, f"{shown} is not a multiple of {rule.step}: "
-                                   f"{' or '.join(stat.show(v) for v in near)} would be", entry)]
+            return [
+                _problem(
+                    rule,
+                    f"{shown} is not a multiple of {rule.step}: {' or '.join(stat.show(v) for v in near)} would be",
+                    entry,
+                )
+            ]
         return []
     if isinstance(rule, Exclusive):
         value = unit.stats.get(rule.stat, ())
@@ -226,10 +278,16 @@ def _unit_rule(system: System, rule: StatRange | Exclusive | UnitSize, unit: Uni
         if len(both) <= 1:
             return []
         label = system.definition.stats[rule.stat].label
-        return [_problem(rule, f"has {' and '.join(both)} among its {label.lower()}; at most one of them is allowed", entry)]
+        return [
+            _problem(rule, f"has {' and '.join(both)} among its {label.lower()}; at most one of them is allowed", entry)
+        ]
     size = figures_in(system, unit)
     low, high = rule.minimum, rule.maximum
-    span = f"{low} to {high}" if low is not None and high is not None else (f"at least {low}" if low is not None else f"at most {high}")
+    span = (
+        f"{low} to {high}"
+        if low is not None and high is not None
+        else (f"at least {low}" if low is not None else f"at most {high}")
+    )
     plural = system.definition.model.of(size)
     if low is not None and size < low:
         return [_problem(rule, f"{size} {plural} is {low - size} below the {span} a unit should have", entry)]

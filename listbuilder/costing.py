@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .catalog import System
 from .model import Entry, FiguresCost, LinearCost, StatCost, Unit
+from .record import Record, record
 
 
-@dataclass(frozen=True)
-class CostPart:
+@record
+class CostPart(Record):
     """One term of a cost: ``Range 24" -> 16`` (2 points per 3")."""
 
     label: str
@@ -35,11 +34,18 @@ def cost_parts(system: System, unit: Unit) -> list[CostPart]:
             # Only whole steps are priced ("each 3 inches costs 2"); values off the step are
             # flagged by the stat_range rules, not silently rounded up.
             rate = f"{term.points} per {term.per}{stats[term.stat].suffix}" if term.per != 1 else f"{term.points} each"
-            parts.append(CostPart(stats[term.stat].label, stats[term.stat].show(value), value // term.per * term.points, rate))
+            parts.append(
+                CostPart(
+                    label=stats[term.stat].label,
+                    value=stats[term.stat].show(value),
+                    points=value // term.per * term.points,
+                    rate=rate,
+                )
+            )
         return parts
     if isinstance(cost, StatCost):
         value = int(unit.stats[cost.stat])
-        return [CostPart(stats[cost.stat].label, value, value, "1 point each")]
+        return [CostPart(label=stats[cost.stat].label, value=value, points=value, rate="1 point each")]
     assert isinstance(cost, FiguresCost)
     figures = figures_in(system, unit)
     weight = cost.default
@@ -48,7 +54,11 @@ def cost_parts(system: System, unit: Unit) -> list[CostPart]:
         kind = unit.stats.get(cost.weight_stat)
         weight = cost.weights.get(str(kind), cost.default)
         label = f"{kind}"
-    return [CostPart(label, figures, figures * weight, f"counts as {weight}" if weight != 1 else "1 each")]
+    return [
+        CostPart(
+            label=label, value=figures, points=figures * weight, rate=f"counts as {weight}" if weight != 1 else "1 each"
+        )
+    ]
 
 
 def unit_cost(system: System, unit: Unit) -> int:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from .record import Record, record
 
 # The documented exit codes of every command.
 EXIT_OK = 0
@@ -40,6 +41,8 @@ def did_you_mean(found: str, options: Iterable[str]) -> str | None:
 
 def one_of(options: Sequence[str], limit: int = 12) -> str:
     """``'a', 'b' or 'c'``: the allowed values, shortened when there are many."""
+    if not options:
+        return "nothing"
     quoted = [f"'{o}'" for o in options[:limit]]
     more = f" (and {len(options) - limit} more)" if len(options) > limit else ""
     if len(quoted) == 1:
@@ -47,8 +50,8 @@ def one_of(options: Sequence[str], limit: int = 12) -> str:
     return ", ".join(quoted[:-1]) + f" or {quoted[-1]}{more}"
 
 
-@dataclass
-class ErrorDetail:
+@record
+class ErrorDetail(Record):
     """One located problem with a file: what was expected, what was found, and a hint."""
 
     message: str
@@ -58,15 +61,15 @@ class ErrorDetail:
     hint: str | None = None
 
     def where(self) -> str:
+        """``line 8, column 5: units[0].mihgt``: as much of the place as is known."""
         parts = []
         if self.line is not None:
             parts.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
         if self.path:
             parts.append(dotted(self.path))
-        return ", ".join(parts)
+        return ": ".join(parts)
 
 
-@dataclass
 class ListbuilderError(Exception):
     """The root of every error a user can act on.
 
@@ -74,13 +77,13 @@ class ListbuilderError(Exception):
     all found in one pass so the user can fix them together.
     """
 
-    summary: str
-    file: Path | None = None
-    details: list[ErrorDetail] = field(default_factory=list)
     exit_code: int = EXIT_BAD_INPUT
 
-    def __post_init__(self) -> None:
-        super().__init__(self.summary)
+    def __init__(self, summary: str, file: Path | None = None, details: list[ErrorDetail] | None = None) -> None:
+        super().__init__(summary)
+        self.summary = summary
+        self.file = file
+        self.details = list(details or [])
 
     def __str__(self) -> str:
         return self.render()
@@ -109,6 +112,4 @@ class CatalogError(InputError):
 class OutputError(ListbuilderError):
     """An output file could not be written; nothing was left half-written (exit code 3)."""
 
-    def __post_init__(self) -> None:
-        self.exit_code = EXIT_OUTPUT_FAILED
-        super().__post_init__()
+    exit_code = EXIT_OUTPUT_FAILED

@@ -5,18 +5,18 @@ annotations, and each field's ``doc`` is the documentation a catalog author read
 and the JSON Schema quote them). Nothing here names a rule set: every rule is data.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+# No "from __future__ import annotations" here: real annotation objects let schema.py build
+# validators without evaluating strings, which is a measurable part of start-up time.
 from typing import Any, Literal
 
+from .record import Record, record
 from .schema import doc
 
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Noun:
+@record
+class Noun(Record):
     """How the rules name one model and many: ``fighter`` / ``fighters``."""
 
     singular: str = doc("the word for one model, e.g. 'fighter'")
@@ -26,8 +26,8 @@ class Noun:
         return self.singular if n == 1 else self.plural
 
 
-@dataclass(frozen=True, kw_only=True)
-class Choice:
+@record
+class Choice(Record):
     """One allowed value of a choice stat (a class, a figure type, a trait, a weapon)."""
 
     name: str = doc("the value as the rules name it, e.g. 'Soldier'")
@@ -36,8 +36,8 @@ class Choice:
     source: str = doc("where the source text gives it, e.g. 'line 8'", default="")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Stat:
+@record
+class Stat(Record):
     """One stat of a unit: a number, one choice from a list, or any number of choices."""
 
     label: str = doc("the name players use, e.g. 'Might'")
@@ -63,8 +63,8 @@ class Stat:
         return f"{value}{self.suffix}"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Group:
+@record
+class Group(Record):
     """A named selection of models that force rules count: 'basic fighters', 'leaders'."""
 
     label: str = doc("the adjective or noun used in messages, e.g. 'basic' gives '3 basic fighters'")
@@ -78,8 +78,8 @@ class Group:
 # --- costing ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class LinearTerm:
+@record
+class LinearTerm(Record):
     """``points`` for each full ``per`` of a stat: 2 points per 3 inches of Range."""
 
     stat: str = doc("the stat priced")
@@ -87,8 +87,8 @@ class LinearTerm:
     per: int = doc("the size of one step", default=1)
 
 
-@dataclass(frozen=True, kw_only=True)
-class LinearCost:
+@record
+class LinearCost(Record):
     """A unit costs the sum of its priced stats (per-stat linear formula)."""
 
     kind: Literal["linear"] = doc("'linear'")
@@ -97,8 +97,8 @@ class LinearCost:
     source: str = doc("where the source text gives the formula", default="")
 
 
-@dataclass(frozen=True, kw_only=True)
-class StatCost:
+@record
+class StatCost(Record):
     """A unit costs the value of one stat (cost = Might)."""
 
     kind: Literal["stat"] = doc("'stat'")
@@ -107,8 +107,8 @@ class StatCost:
     source: str = doc("where the source text says so", default="")
 
 
-@dataclass(frozen=True, kw_only=True)
-class FiguresCost:
+@record
+class FiguresCost(Record):
     """Force size in figures, some types weighing more (vehicles and monsters count as 3)."""
 
     kind: Literal["figures"] = doc("'figures'")
@@ -125,8 +125,8 @@ Cost = LinearCost | StatCost | FiguresCost
 # --- force rules -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class Limit:
+@record
+class Limit(Record):
     """The force's total may not exceed the agreed limit (points or figures)."""
 
     kind: Literal["limit"] = doc("'limit'")
@@ -136,8 +136,8 @@ class Limit:
     severity: Severity = doc("'error' (the list is not legal) or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class AtMost:
+@record
+class AtMost(Record):
     """At most ``count`` models (of a group, or in all)."""
 
     kind: Literal["at_most"] = doc("'at_most'")
@@ -149,8 +149,8 @@ class AtMost:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class AtLeast:
+@record
+class AtLeast(Record):
     """At least ``count`` models (of a group, or in all)."""
 
     kind: Literal["at_least"] = doc("'at_least'")
@@ -162,8 +162,8 @@ class AtLeast:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Exactly:
+@record
+class Exactly(Record):
     """Exactly ``count`` models of a group (one Leader)."""
 
     kind: Literal["exactly"] = doc("'exactly'")
@@ -175,8 +175,8 @@ class Exactly:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class AtLeastShare:
+@record
+class AtLeastShare(Record):
     """At least a share of all models belong to a group (half the fighters are basic)."""
 
     kind: Literal["at_least_share"] = doc("'at_least_share'")
@@ -189,8 +189,8 @@ class AtLeastShare:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class AtMostPer:
+@record
+class AtMostPer(Record):
     """At most ``count`` of a group for each ``per`` models (one leader per ten models)."""
 
     kind: Literal["at_most_per"] = doc("'at_most_per'")
@@ -204,8 +204,8 @@ class AtMostPer:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class StatRange:
+@record
+class StatRange(Record):
     """A stat's value must lie in a range and be a multiple of a step (Speed: 0 or more, multiple of 3)."""
 
     kind: Literal["stat_range"] = doc("'stat_range'")
@@ -219,8 +219,8 @@ class StatRange:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Exclusive:
+@record
+class Exclusive(Record):
     """A unit may have at most one of these values of a 'choices' stat (Attacker or Defender)."""
 
     kind: Literal["exclusive"] = doc("'exclusive'")
@@ -232,8 +232,8 @@ class Exclusive:
     severity: Severity = doc("'error' or 'warning'", default="error")
 
 
-@dataclass(frozen=True, kw_only=True)
-class UnitSize:
+@record
+class UnitSize(Record):
     """Each unit has between ``minimum`` and ``maximum`` models."""
 
     kind: Literal["unit_size"] = doc("'unit_size'")
@@ -246,11 +246,21 @@ class UnitSize:
 
 
 Constraint = Limit | AtMost | AtLeast | Exactly | AtLeastShare | AtMostPer | StatRange | Exclusive | UnitSize
-CONSTRAINT_KINDS: tuple[type, ...] = (Limit, AtMost, AtLeast, Exactly, AtLeastShare, AtMostPer, StatRange, Exclusive, UnitSize)
+CONSTRAINT_KINDS: tuple[type, ...] = (
+    Limit,
+    AtMost,
+    AtLeast,
+    Exactly,
+    AtLeastShare,
+    AtMostPer,
+    StatRange,
+    Exclusive,
+    UnitSize,
+)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Ruling:
+@record
+class Ruling(Record):
     """A declared reading where the source text is silent, ambiguous or incomplete."""
 
     id: str = doc("a short name")
@@ -258,8 +268,8 @@ class Ruling:
     source: str = doc("the line(s) of the source text it reads", default="")
 
 
-@dataclass(frozen=True, kw_only=True)
-class SystemFile:
+@record
+class SystemFile(Record):
     """``catalogs/<id>/system.yaml``: a rule set's stats, costing, force rules and rulings."""
 
     id: str = doc("the rule set id, the same as its folder name")
@@ -271,7 +281,9 @@ class SystemFile:
     force: str = doc("what a force is called, e.g. 'warband'")
     stats: dict[str, Stat] = doc("the stats a unit has, by key (the key used in list files)")
     cost: Cost = doc("how a unit is costed")
-    figures_stat: str | None = doc("the stat giving the number of models in one unit, if units are groups", default=None)
+    figures_stat: str | None = doc(
+        "the stat giving the number of models in one unit, if units are groups", default=None
+    )
     default_limit: int | None = doc("the standard size of a game, used when a list gives none", default=None)
     default_limit_source: str = doc("where the source text gives the standard size", default="")
     groups: dict[str, Group] = doc("named selections that the force rules count", default_factory=dict)
@@ -279,8 +291,8 @@ class SystemFile:
     rulings: tuple[Ruling, ...] = doc("declared readings of the text", default=())
 
 
-@dataclass(frozen=True, kw_only=True)
-class FactionFile:
+@record
+class FactionFile(Record):
     """``catalogs/<id>/factions/*.yaml``: a faction of ready-made units."""
 
     faction: str = doc("the faction's name")
@@ -292,8 +304,8 @@ class FactionFile:
 # --- resolved, ready-to-use objects ----------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class Unit:
+@record
+class Unit(Record):
     """A unit profile: a catalog unit or a custom one from a list, with stats checked for type."""
 
     name: str
@@ -304,8 +316,8 @@ class Unit:
     source: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Entry:
+@record
+class Entry(Record):
     """One line of an army list: a unit profile taken ``count`` times."""
 
     index: int
@@ -319,8 +331,8 @@ class Entry:
         return f"units[{self.index}] {self.unit.name}"
 
 
-@dataclass(frozen=True, kw_only=True)
-class ArmyList:
+@record
+class ArmyList(Record):
     """A whole list: its rule set, name, limit (or ``None``) and entries."""
 
     system: str

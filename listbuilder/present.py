@@ -48,9 +48,17 @@ def headline(report: Report, strict: bool = False) -> str:
     """One line: verdict, list name, rule set, total against limit."""
     models = sum(line.entry.count * figures_in(report.system, line.entry.unit) for line in report.lines)
     noun = report.system.definition.model.of(models)
-    total = f"{report.total:,} of {amount(report.limit, report.unit)}" if report.limit else amount(report.total, report.unit)
+    total = (
+        f"{report.total:,} of {amount(report.limit, report.unit)}"
+        if report.limit
+        else amount(report.total, report.unit)
+    )
     verdict = "legal" if report.legal(strict) else "NOT LEGAL"
-    return f"{verdict}: {report.army.name} ({report.system.id}), {total}, {models:,} {noun}"
+    if report.unit != "figures":
+        total += f", {models:,} {noun}"
+    elif models != report.total:  # some figures count extra: say how many stand on the table
+        total += f" ({models:,} {noun} on the table)"
+    return f"{verdict}: {report.army.name} ({report.system.id}), {total}"
 
 
 def problem_lines(problems: Sequence[Problem]) -> list[str]:
@@ -58,7 +66,7 @@ def problem_lines(problems: Sequence[Problem]) -> list[str]:
     for p in problems:
         where = f"{p.entry}: " if p.entry else ""
         out.append(f"  {p.severity:<7} {where}{p.message}")
-        source = f" ({p.source})" if p.source else ""
+        source = f" [{p.source}]" if p.source else ""
         out.append(f"          rule: {p.rule}{source}")
     return out
 
@@ -91,7 +99,8 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
     rows.append(["total", "", f"{amount(total, system.size_unit)}"])
     lines += table(rows, right=(2,))
     if problems:
-        lines.append("  NOT LEGAL:")
+        errors = any(p.severity == "error" for p in problems)
+        lines.append("  NOT LEGAL:" if errors else "  legal, with warnings:")
         lines += problem_lines(problems)
     else:
         lines.append("  legal statline")
@@ -102,8 +111,15 @@ def systems(all_systems: Sequence[System]) -> str:
     rows = [["id", "name", "costed in", "standard game", "units"]]
     for s in all_systems:
         d = s.definition
-        rows.append([d.id, d.name, s.size_unit, amount(d.default_limit, s.size_unit) if d.default_limit else "agreed",
-                     str(len(s.units))])
+        rows.append(
+            [
+                d.id,
+                d.name,
+                s.size_unit,
+                amount(d.default_limit, s.size_unit) if d.default_limit else "agreed",
+                str(len(s.units)),
+            ]
+        )
     return "\n".join(table(rows, indent=""))
 
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .catalog import System
 from .constraints import Force, Problem, check_force
 from .costing import entry_cost, unit_cost
 from .model import ArmyList, Entry
+from .record import Record, record
 
 
-@dataclass(frozen=True)
-class Line:
+@record
+class Line(Record):
     """One costed entry of a list."""
 
     entry: Entry
@@ -20,8 +20,8 @@ class Line:
     cost: int
 
 
-@dataclass(frozen=True)
-class Report:
+@record
+class Report(Record):
     """A list, its costs and total against its limit, and every rule it breaks."""
 
     army: ArmyList
@@ -65,7 +65,7 @@ class Report:
 
 def build_report(army: ArmyList, system: System) -> Report:
     """Cost every entry, total them, and check the force rules."""
-    lines = tuple(Line(e, unit_cost(system, e.unit), entry_cost(system, e)) for e in army.entries)
+    lines = tuple(Line(entry=e, unit_cost=unit_cost(system, e.unit), cost=entry_cost(system, e)) for e in army.entries)
     total = sum(line.cost for line in lines)
-    problems = check_force(Force(system, army.entries, total, army.limit))
-    return Report(army, system, lines, total, tuple(problems))
+    problems = check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
+    return Report(army=army, system=system, lines=lines, total=total, problems=tuple(problems))

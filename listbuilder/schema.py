@@ -85,11 +85,12 @@ def schema_for(tp: Any) -> cs.CoreSchema:
         elif all(dataclasses.is_dataclass(a) for a in args):
             choices = {}
             for a in args:
-                kind = typing.get_type_hints(a)["kind"]
+                kind = next(_field_type(a, f) for f in dataclasses.fields(a) if f.name == "kind")
                 for value in get_args(kind):
                     choices[value] = schema_for(a)
-            inner = cs.tagged_union_schema(choices, discriminator="kind", custom_error_type="unknown_kind",
-                                           custom_error_message="unknown kind")
+            inner = cs.tagged_union_schema(
+                choices, discriminator="kind", custom_error_type="unknown_kind", custom_error_message="unknown kind"
+            )
         else:
             inner = cs.union_schema([schema_for(a) for a in args], mode="left_to_right")
         return cs.nullable_schema(inner) if type(None) in get_args(tp) else inner
@@ -100,12 +101,11 @@ def schema_for(tp: Any) -> cs.CoreSchema:
 
 @cache
 def _dataclass_schema(cls: type) -> cs.CoreSchema:
-    hints = typing.get_type_hints(cls)
     fields = []
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
-        s = schema_for(hints[f.name])
+        s = schema_for(_field_type(cls, f))
         if f.default is not dataclasses.MISSING:
             s = cs.with_default_schema(s, default=f.default)
         elif f.default_factory is not dataclasses.MISSING:
@@ -113,6 +113,11 @@ def _dataclass_schema(cls: type) -> cs.CoreSchema:
         fields.append(cs.dataclass_field(f.name, s, kw_only=True))
     args = cs.dataclass_args_schema(cls.__name__, fields, extra_behavior="forbid")
     return cs.dataclass_schema(cls, args, [f.name for f in dataclasses.fields(cls)], frozen=True)
+
+
+def _field_type(cls: type, f: dataclasses.Field[Any]) -> Any:
+    # Classes written without postponed annotations carry real types; evaluate strings only if needed.
+    return typing.get_type_hints(cls)[f.name] if isinstance(f.type, str) else f.type
 
 
 @cache
@@ -142,13 +147,14 @@ def explain(exc: ValidationError, cls: type, document: Document, base: Location 
             continue
         seen.add(path)
         message, hint = _describe(err, cls, loc)
-        details.append(document.detail(path, message, hint))
+        at_key = err["type"] in ("extra_forbidden", "unexpected_keyword_argument")
+        details.append(document.detail(path, message, hint, key=at_key))
     return details
 
 
 def _is_branch_tag(part: Any) -> bool:
     # pydantic-core adds the union branch name to the location; users never wrote it.
-    return isinstance(part, str) and (part.endswith("]") and "[" in part or part in {"int", "str", "bool"})
+    return isinstance(part, str) and ((part.endswith("]") and "[" in part) or part in {"int", "str", "bool"})
 
 
 def _allowed_keys(cls: type, loc: Location) -> list[str]:

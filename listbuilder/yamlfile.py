@@ -9,14 +9,16 @@ data path to its line and column for error messages.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .errors import ErrorDetail, InputError, Location
+from .record import Record, record
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
     from yaml import CSafeLoader as _Loader
@@ -27,26 +29,30 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 
 
-@dataclass(frozen=True)
-class Document:
+@record
+class Document(Record):
     """A parsed YAML file: its data and the line/column (1-based) of every value in it."""
 
     path: Path
     data: Any
     positions: dict[Location, tuple[int, int]]
     text: str
+    key_positions: dict[Location, tuple[int, int]] = field(default_factory=dict)
 
-    def locate(self, path: Location) -> tuple[int | None, int | None]:
-        """The line and column of ``path``, or of its nearest ancestor that has one."""
+    def locate(self, path: Location, key: bool = False) -> tuple[int | None, int | None]:
+        """The line and column of the value at ``path`` (of its key, if ``key``), or of its
+        nearest ancestor that has one."""
+        if key and tuple(path) in self.key_positions:
+            return self.key_positions[tuple(path)]
         for cut in range(len(path), -1, -1):
             pos = self.positions.get(tuple(path[:cut]))
             if pos:
                 return pos
         return None, None
 
-    def detail(self, path: Location, message: str, hint: str | None = None) -> ErrorDetail:
-        """An ``ErrorDetail`` located at ``path`` in this document."""
-        line, column = self.locate(path)
+    def detail(self, path: Location, message: str, hint: str | None = None, key: bool = False) -> ErrorDetail:
+        """An ``ErrorDetail`` located at ``path`` in this document (at its key, if ``key``)."""
+        line, column = self.locate(path, key)
         return ErrorDetail(message=message, path=path, line=line, column=column, hint=hint)
 
     def error(self, summary: str, details: list[ErrorDetail], cls: type[InputError] = InputError) -> InputError:
@@ -57,7 +63,7 @@ def read_text(path: Path, what: str = "file") -> str:
     """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
     try:
         if not path.exists():
-            raise InputError(f"no such {what}", file=path, details=[ErrorDetail("check the path and spelling")])
+            raise InputError(f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling")])
         if path.is_dir():
             raise InputError(f"this is a folder, not a {what}", file=path)
         if not path.is_file():
@@ -78,7 +84,9 @@ def read_text(path: Path, what: str = "file") -> str:
         raise InputError(
             "the file is not UTF-8 text",
             file=path,
-            details=[ErrorDetail(f"byte {exc.start} cannot be decoded", line=line, hint="save the file as UTF-8")],
+            details=[
+                ErrorDetail(message=f"byte {exc.start} cannot be decoded", line=line, hint="save the file as UTF-8")
+            ],
         ) from None
     return text.removeprefix("\ufeff")
 
@@ -104,19 +112,19 @@ def parse_yaml(text: str, path: Path) -> Document:
         raise InputError(
             "this is not valid YAML",
             file=path,
-            details=[ErrorDetail(problem, line=line, column=col, hint=_yaml_hint(problem, at))],
+            details=[ErrorDetail(message=problem, line=line, column=col, hint=_yaml_hint(problem, at))],
         ) from None
     except yaml.YAMLError as exc:
-        raise InputError("this is not valid YAML", file=path, details=[ErrorDetail(str(exc))]) from None
+        raise InputError("this is not valid YAML", file=path, details=[ErrorDetail(message=str(exc))]) from None
     except RecursionError:
         raise InputError("the YAML is nested far too deeply", file=path) from None
     finally:
         loader.dispose()
     if node is None:
-        return Document(path, None, {}, text)
+        return Document(path=path, data=None, positions={}, text=text)
     walker = _Walker(path, loader)
     data = walker.convert(node, (), 0)
-    return Document(path, data, walker.positions, text)
+    return Document(path=path, data=data, positions=walker.positions, text=text, key_positions=walker.key_positions)
 
 
 def _yaml_hint(problem: str, at: str) -> str | None:
@@ -127,6 +135,12 @@ def _yaml_hint(problem: str, at: str) -> str | None:
     return None
 
 
+# The tags plain YAML resolves to; anything else ('!!python/object', '!custom') is refused.
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("map", "seq", "str", "int", "float", "bool", "null", "timestamp")
+)
+
+
 class _Walker:
     """Turns a composed node tree into plain data, recording positions and refusing aliases."""
 
@@ -134,6 +148,7 @@ class _Walker:
         self.path = path
         self.loader = loader
         self.positions: dict[Location, tuple[int, int]] = {}
+        self.key_positions: dict[Location, tuple[int, int]] = {}
         self.seen: set[int] = set()
 
     def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> InputError:
@@ -141,7 +156,7 @@ class _Walker:
         return InputError(
             "this file cannot be used",
             file=self.path,
-            details=[ErrorDetail(message, line=mark.line + 1, column=mark.column + 1, hint=hint)],
+            details=[ErrorDetail(message=message, line=mark.line + 1, column=mark.column + 1, hint=hint)],
         )
 
     def convert(self, node: yaml.Node, path: Location, depth: int) -> Any:
@@ -151,6 +166,10 @@ class _Walker:
         if depth > MAX_DEPTH:
             raise self.fail(node, f"the data is nested more than {MAX_DEPTH} levels deep")
         self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        if node.tag not in _PLAIN_TAGS:
+            raise self.fail(
+                node, f"the YAML tag '{node.tag}' is not allowed", "remove the '!' tag; lists need only plain values"
+            )
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
@@ -162,9 +181,11 @@ class _Walker:
                 if not isinstance(key, str):
                     key = key_node.value  # numbers and booleans as keys: keep the text as written
                 if key in out:
-                    line = self.positions[(*path, key)][0]
-                    raise self.fail(key_node, f"the key '{key}' appears twice (first on line {line})", "remove one of them")
-                self.positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                    line = self.key_positions[(*path, key)][0]
+                    raise self.fail(
+                        key_node, f"the key '{key}' appears twice (first on line {line})", "remove one of them"
+                    )
+                self.key_positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 out[key] = self.convert(value_node, (*path, key), depth + 1)
             return out
         if isinstance(node, yaml.SequenceNode):
@@ -196,8 +217,6 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise

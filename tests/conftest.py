@@ -1,0 +1,66 @@
+"""Shared helpers: build lists inline, run the CLI in-process, find the repo's files."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from listbuilder.catalog import Catalogs
+from listbuilder.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+CATALOGS = ROOT / "catalogs"
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json_lines(self) -> list[dict]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def cli() -> Callable[..., Result]:
+    """Run ``listbuilder ARGS`` in-process and capture its exit code, stdout and stderr."""
+    runner = CliRunner()
+
+    def run(*args: str | Path, env: dict[str, str] | None = None) -> Result:
+        res = runner.invoke(
+            app, [str(a) for a in args], env=env or {"LISTBUILDER_CATALOGS": ""}, catch_exceptions=False
+        )
+        return Result(res.exit_code, res.stdout, res.stderr)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def catalogs() -> Catalogs:
+    return Catalogs()
+
+
+@pytest.fixture
+def write_list(tmp_path: Path) -> Callable[..., Path]:
+    """Write a list file from inline YAML (dedented) and return its path."""
+    counter = iter(range(10_000))
+
+    def write(text: str, name: str | None = None) -> Path:
+        path = tmp_path / (name or f"list{next(counter)}.yaml")
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    return write
+
+
+def units_yaml(entries: Sequence[tuple[str, int]]) -> str:
+    """``- unit: NAME / count: N`` lines for a list's ``units:``."""
+    return "".join(f"  - unit: {name}\n    count: {count}\n" for name, count in entries)
