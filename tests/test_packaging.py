@@ -1,0 +1,87 @@
+"""The installed package stands alone: a wheel finds its catalogs, and validate stays light."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, ROOT
+
+
+def test_validate_does_not_import_the_print_stack():
+    code = (
+        "import sys\n"
+        "from listbuilder.cli import main\n"
+        f"sys.argv = ['listbuilder', 'validate', {str(EXAMPLES / 'might-skirmish-windblade-elves.legal.yaml')!r}]\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'jinja2', 'weasyprint', 'pydantic', 'icepool'})\n"
+        "print('HEAVY', heavy, code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert "HEAVY [] 0" in out, out
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    dist = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (found,) = dist.glob("listbuilder-*.whl")
+    return found
+
+
+def test_wheel_carries_catalogs_and_templates(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "listbuilder/catalogs/might-skirmish/system.yaml" in names
+    assert "listbuilder/catalogs/speed-range-power/factions/worked-examples.yaml" in names
+    assert any(n.startswith("listbuilder/templates/") for n in names)
+
+
+def test_wheel_install_works_from_outside_the_repo(wheel, tmp_path):
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    example = tmp_path / "list.yaml"
+    example.write_text((EXAMPLES / "speed-range-power-ww2-platoon.legal.yaml").read_text())
+    env = {**os.environ, "PYTHONPATH": str(site), "LISTBUILDER_CATALOGS": ""}
+    where = subprocess.run(
+        [sys.executable, "-c", "import listbuilder; print(listbuilder.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert where.stdout.startswith(str(site)), where.stdout + where.stderr
+    run = subprocess.run(
+        [sys.executable, "-m", "listbuilder", "validate", "--json", "list.yaml"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["total"] == 373
+    systems = subprocess.run(
+        [sys.executable, "-m", "listbuilder", "systems"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert len(systems.stdout.splitlines()) == 6
