@@ -244,6 +244,109 @@ def catalog(
     typer.echo(present.catalog(rules, faction))
 
 
+PaperOption = Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.", case_sensitive=False)]
+TemplatesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--templates",
+        envvar="LISTBUILDER_TEMPLATES",
+        help="A folder of your own templates (base.html, _unit.html, print.css...), used before the built-in ones.",
+        show_default=False,
+    ),
+]
+OutputOption = Annotated[
+    Path | None, typer.Option("-o", "--output", help="The file to write: NAME.pdf or NAME.html.", show_default=False)
+]
+
+
+def _paper(value: str) -> str:
+    paper = value.lower()
+    if paper not in ("a4", "letter"):
+        from .errors import ErrorDetail, InputError
+
+        _fail(
+            InputError(
+                f"unknown paper size '{value}'", details=[ErrorDetail(message="use --paper a4 or --paper letter")]
+            )
+        )
+    return paper
+
+
+@app.command()
+def render(
+    files: Annotated[list[Path], typer.Argument(help="List files to print.", show_default=False)],
+    output: OutputOption = None,
+    paper: PaperOption = "a4",
+    only: Annotated[
+        str | None,
+        typer.Option("--only", help="Print only the roster or only the reference sheet.", show_default=False),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Refuse to print a list that breaks a rule (or warns).")
+    ] = False,
+    templates: TemplatesOption = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Print lists: a roster for each, then a reference sheet of the rules their units use.
+
+    The format follows the output name (.pdf or .html); by default each list is written
+    beside itself as NAME.pdf. Several lists with -o go into one document. A list that breaks
+    a rule is still printed, under a NOT LEGAL banner, unless --strict.
+
+    Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
+    """
+    from .commands import open_catalogs
+    from .errors import ErrorDetail, InputError
+    from .printing import render_lists
+
+    if only is not None and only not in ("roster", "reference"):
+        _fail(
+            InputError(
+                f"unknown --only '{only}'", details=[ErrorDetail(message="use --only roster or --only reference")]
+            )
+        )
+    try:
+        written = render_lists(
+            files,
+            open_catalogs(catalogs),
+            output=output,
+            paper=_paper(paper),
+            only=only,  # type: ignore[arg-type]
+            strict=strict,
+            templates=templates,
+        )
+    except ListbuilderError as exc:
+        _fail(exc)
+    for w in written:
+        typer.echo(f"wrote {w.path}")
+        for name in w.illegal:
+            typer.echo(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
+
+
+@app.command()
+def card(
+    system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
+    output: OutputOption = None,
+    paper: PaperOption = "a4",
+    templates: TemplatesOption = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Print the quick-reference rules card of a rule set (default: SYSTEM-card.pdf here).
+
+    Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
+    """
+    from .commands import open_catalogs
+    from .printing import render_card
+
+    try:
+        written = render_card(
+            open_catalogs(catalogs).get(system), output=output, paper=_paper(paper), templates=templates
+        )  # type: ignore[arg-type]
+    except ListbuilderError as exc:
+        _fail(exc)
+    typer.echo(f"wrote {written.path}")
+
+
 def main() -> None:
     """Entry point: run the app, turning anything unexpected into a short message, not a traceback."""
     try:

@@ -1,0 +1,64 @@
+"""Turn our HTML into PDF with WeasyPrint, locked down: nothing is fetched from anywhere.
+
+Imported only by the commands that write PDF (WeasyPrint takes about half a second to import).
+The stylesheet is parsed once per process and the fonts are the package's own files, so the
+only URLs a render may open are ``data:`` URLs and those font files; every other fetch (http,
+other files, ftp...) is refused and counted, whatever a list or a user template tries. Fonts
+are embedded whole rather than subset: the shipped fonts are small, and subsetting the system
+font was most of the time of a naive render.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from typing import Any
+
+import weasyprint
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher
+
+from .render import font_faces, font_files
+
+
+class LockedFetcher(URLFetcher):
+    """A URL fetcher that serves ``data:`` URLs and the shipped fonts, and refuses the rest."""
+
+    def __init__(self) -> None:
+        super().__init__(allowed_protocols=["data", "file"], allow_redirects=False, timeout=1)
+        self.allowed_files = {path.resolve().as_uri() for path in font_files()}
+        self.refused: list[str] = []
+
+    def fetch(self, url: str, headers: Any = None) -> Any:
+        if not (url.startswith("data:") or url in self.allowed_files):
+            self.refused.append(url)
+            raise ValueError(f"listbuilder fetches nothing: refused {url[:80]}")
+        return super().fetch(url, headers)
+
+
+class _Quiet(logging.Filter):
+    # WeasyPrint logs each refused URL and unsupported CSS as a warning; the fetcher keeps
+    # the record, and the CLI is not the place for layout-engine chatter.
+    def filter(self, record: logging.LogRecord) -> bool:
+        return False
+
+
+logging.getLogger("weasyprint").addFilter(_Quiet())
+
+
+@lru_cache(maxsize=8)
+def _compiled(css: str) -> tuple[weasyprint.CSS, FontConfiguration]:
+    # Parsing the stylesheet and loading its fonts is the same work for every render of a
+    # process; keep it (keyed by the CSS text, so a user template or paper size gets its own).
+    fonts = FontConfiguration()
+    sheet = weasyprint.CSS(string=font_faces(embed=False) + "\n" + css, font_config=fonts, url_fetcher=LockedFetcher())
+    return sheet, fonts
+
+
+def html_to_pdf(html: str, css: str, fetcher: LockedFetcher | None = None) -> bytes:
+    """Render ``html`` (from ``render.render_document(standalone=False)``) with ``css`` to PDF bytes."""
+    sheet, fonts = _compiled(css)
+    document = weasyprint.HTML(string=html, base_url="about:blank", url_fetcher=fetcher or LockedFetcher())
+    return document.write_pdf(  # type: ignore[no-any-return]
+        stylesheets=[sheet], font_config=fonts, full_fonts=True, presentational_hints=False
+    )

@@ -1,0 +1,163 @@
+"""Write rosters, reference sheets and rules cards to HTML or PDF files, safely.
+
+Output goes to a temporary file beside the target and is moved into place only once it is
+complete, so a failed render leaves no half-written file and never touches an existing one.
+A render refuses to write over one of its own inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from . import sheets
+from .catalog import Catalogs, System
+from .commands import check_list
+from .errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError, OutputError
+from .record import Record, record
+from .render import Paper, render_document, stylesheet
+from .report import Report
+from .yamlfile import atomic_write
+
+Only = Literal["roster", "reference"]
+FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html"}
+
+
+class RulesBroken(ListbuilderError):
+    """A list breaks a rule and ``--strict`` asked for no output (exit code 1)."""
+
+    exit_code = EXIT_RULES_BROKEN
+
+
+@record
+class Written(Record):
+    """One output file, and what went into it."""
+
+    path: Path
+    format: str
+    lists: tuple[str, ...]
+    illegal: tuple[str, ...]
+
+
+def output_format(path: Path) -> str:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise InputError(
+            f"cannot tell what to write from the name '{path.name}'",
+            file=path,
+            details=[ErrorDetail(message="the output name must end in .pdf or .html")],
+        )
+    return fmt
+
+
+def _refuse_inputs(target: Path, inputs: Sequence[Path]) -> None:
+    resolved = target.resolve()
+    for source in inputs:
+        if source.resolve() == resolved:
+            raise InputError(
+                "refusing to write over an input file",
+                file=target,
+                details=[ErrorDetail(message="choose another output name with -o")],
+            )
+
+
+def write_document(target: Path, html: str, css: str | None, inputs: Sequence[Path] = ()) -> str:
+    """Write ``html`` as HTML or (through WeasyPrint) PDF, by ``target``'s suffix; atomically."""
+    fmt = output_format(target)
+    _refuse_inputs(target, inputs)
+    if fmt == "pdf":
+        from .pdf import html_to_pdf  # WeasyPrint loads only when a PDF is asked for
+
+        data = html_to_pdf(html, css or "")
+    else:
+        data = html.encode("utf-8")
+    try:
+        atomic_write(target, data)
+    except OSError as exc:
+        raise OutputError(
+            f"cannot write the output: {exc.strerror or exc}",
+            file=target,
+            details=[ErrorDetail(message="check that the folder exists and can be written to")],
+        ) from None
+    return fmt
+
+
+def render_lists(
+    paths: Sequence[Path],
+    catalogs: Catalogs,
+    *,
+    output: Path | None = None,
+    paper: Paper = "a4",
+    only: Only | None = None,
+    strict: bool = False,
+    templates: Path | None = None,
+) -> list[Written]:
+    """Render lists: into one document at ``output``, or each beside itself as NAME.pdf."""
+    reports = [check_list(p, catalogs) for p in paths]
+    if output is not None:
+        output_format(output)  # a bad name fails before any work
+    if strict:
+        broken = [r for r in reports if not r.legal(strict=True)]
+        if broken:
+            raise RulesBroken(
+                "--strict: not rendering lists that break rules",
+                details=[
+                    ErrorDetail(message=f"{r.army.file}: {p.message}", hint=p.rule) for r in broken for p in r.problems
+                ],
+            )
+    groups = (
+        [(output, reports)]
+        if output is not None
+        else [(Path(r.army.file or "list").with_suffix(".pdf"), [r]) for r in reports]
+    )
+    written = []
+    for target, group in groups:
+        written.append(_write_lists(target, group, paths, paper, only, strict, templates))
+    return written
+
+
+def _write_lists(
+    target: Path,
+    reports: Sequence[Report],
+    inputs: Sequence[Path],
+    paper: Paper,
+    only: Only | None,
+    strict: bool,
+    templates: Path | None,
+) -> Written:
+    fmt = output_format(target)
+    standalone = fmt == "html"
+    html = render_document(
+        rosters=[sheets.roster(r, strict) for r in reports] if only != "reference" else [],
+        references=sheets.reference_sheet(reports) if only != "roster" else [],
+        title=" · ".join(r.army.name for r in reports),
+        paper=paper,
+        user_templates=templates,
+        standalone=standalone,
+    )
+    write_document(target, html, None if standalone else stylesheet(paper, templates), inputs)
+    return Written(
+        path=target,
+        format=fmt,
+        lists=tuple(r.army.name for r in reports),
+        illegal=tuple(r.army.name for r in reports if not r.legal(strict)),
+    )
+
+
+def render_card(
+    system: System, *, output: Path | None = None, paper: Paper = "a4", templates: Path | None = None
+) -> Written:
+    """Write the quick-reference rules card of a rule set (default: SYSTEM-card.pdf here)."""
+    target = output or Path(f"{system.id}-card.pdf")
+    fmt = output_format(target)
+    standalone = fmt == "html"
+    html = render_document(
+        cards=[sheets.card(system)],
+        title=f"{system.definition.name}: quick reference",
+        paper=paper,
+        user_templates=templates,
+        standalone=standalone,
+    )
+    write_document(target, html, None if standalone else stylesheet(paper, templates))
+    return Written(path=target, format=fmt, lists=(), illegal=())

@@ -1,0 +1,222 @@
+"""The reference data of a rule set: turn sequence, tables, special rules and play aids.
+
+``catalogs/<id>/reference.yaml`` holds what the rules card and a list's reference sheet print:
+every table of the source text with its exact values (or a note that the text refers to a
+table it does not give), the special rules in our own words, the columns the roster derives
+from each unit's stats, and the play aids (turn track, tick boxes, token tracks).
+Each item says which units "use" it, so a reference sheet prints only what a list needs.
+"""
+
+import string
+from collections.abc import Iterable
+from typing import Any
+
+from .catalog import System
+from .errors import CatalogError, ErrorDetail
+from .model import Unit
+from .record import Record, record
+from .schema import doc, validate
+from .yamlfile import Document, load_yaml
+
+REFERENCE_FILE = "reference.yaml"
+
+
+@record
+class Uses(Record):
+    """Which units need an item on their reference sheet: those with one of these stat values."""
+
+    stat: str = doc("a choice or choices stat, e.g. 'class'")
+    any_of: tuple[str, ...] = doc("values of the stat; leave out for any value", default=())
+
+
+@record
+class Phase(Record):
+    """One step of the turn sequence."""
+
+    name: str = doc("the phase's name, e.g. 'Movement'")
+    summary: str = doc("what happens in it, in our own words")
+    source: str = doc("where the source text gives it")
+
+
+@record
+class Turn(Record):
+    """The turn sequence, in order."""
+
+    phases: tuple[Phase, ...] = doc("the phases in the order they are played")
+    note: str = doc("how turns alternate and when the game ends, in our own words", default="")
+    source: str = doc("where the source text gives the sequence", default="")
+
+
+@record
+class Table(Record):
+    """A table of the source text, with its values exactly as given."""
+
+    id: str = doc("a short name")
+    title: str = doc("the table's title on the card")
+    source: str = doc("the lines of the source text that give the table")
+    summary: str = doc("how to read or use it, in our own words", default="")
+    columns: tuple[str, ...] = doc("column headings", default=())
+    rows: tuple[tuple[str, ...], ...] = doc("the rows, each cell as printed", default=())
+    given: bool = doc("false when the text refers to the table but does not give it", default=True)
+    uses: Uses | None = doc("when it belongs on a reference sheet; leave out for always", default=None)
+    filter_rows: bool = doc("on a reference sheet, keep only rows whose first cell a unit uses", default=False)
+
+
+@record
+class SpecialRule(Record):
+    """A special rule or glossary entry, in our own words."""
+
+    id: str = doc("a short name")
+    title: str = doc("the rule's name")
+    text: str = doc("the rule, in our own words")
+    source: str = doc("where the source text gives it")
+    uses: Uses | None = doc("when it belongs on a reference sheet; leave out for always", default=None)
+
+
+@record
+class Column(Record):
+    """A value the roster derives from a unit's stats, e.g. its move from its class."""
+
+    label: str = doc("the column heading, e.g. 'Move'")
+    stat: str = doc("the choice or choices stat it reads")
+    show: str = doc("a template over the choice's name and properties, e.g. '{name} {range}\" x{shots}'")
+    source: str = doc("where the source text gives the values", default="")
+
+
+@record
+class Track(Record):
+    """A numbered track on the roster, e.g. Fate tokens 0-20 starting at 10."""
+
+    label: str = doc("what it counts")
+    start: int = doc("where it starts", default=0)
+    maximum: int = doc("the last box printed", default=20)
+    source: str = doc("where the source text gives it", default="")
+
+
+@record
+class PlayAids(Record):
+    """What the roster gives players to track a game at the table."""
+
+    turns: int | None = doc("the number of turns, for a turn counter; leave out if unlimited", default=None)
+    model_boxes: tuple[str, ...] = doc("tick boxes printed once per model, e.g. Stunned, Dead", default=())
+    tracks: tuple[Track, ...] = doc("numbered tracks printed once per force", default=())
+    source: str = doc("where the source text gives them", default="")
+
+
+@record
+class ReferenceFile(Record):
+    """``catalogs/<id>/reference.yaml``: what the rules card and reference sheets print."""
+
+    turn: Turn = doc("the turn sequence")
+    tables: tuple[Table, ...] = doc("every table of the source text", default=())
+    rules: tuple[SpecialRule, ...] = doc("special rules and glossary entries", default=())
+    columns: tuple[Column, ...] = doc("values the roster derives from each unit's stats", default=())
+    play_aids: PlayAids = doc("tick boxes and tracks", default_factory=PlayAids)
+
+
+def load_reference(system: System) -> ReferenceFile:
+    """Load and check ``reference.yaml`` of a rule set (an empty reference when it has none)."""
+    path = system.folder / REFERENCE_FILE
+    if not path.is_file():
+        return ReferenceFile(turn=Turn(phases=()))
+    doc_ = load_yaml(path, "reference file")
+    if not isinstance(doc_.data, dict):
+        raise CatalogError("a reference file must be a mapping with 'turn', 'tables' and 'rules'", file=path)
+    ref, errors = validate(ReferenceFile, doc_.data, doc_)
+    if ref is None:
+        raise doc_.error("this reference file has errors", errors, CatalogError)
+    errors = _check(ref, system, doc_)
+    if errors:
+        raise doc_.error("this reference file has errors", errors, CatalogError)
+    return ref
+
+
+def _check(ref: ReferenceFile, system: System, d: Document) -> list[ErrorDetail]:
+    stats = system.definition.stats
+    errors: list[ErrorDetail] = []
+
+    def check_uses(path: tuple[str | int, ...], uses: Uses | None) -> None:
+        if uses is None:
+            return
+        stat = stats.get(uses.stat)
+        if stat is None or stat.kind == "number":
+            errors.append(d.detail((*path, "stat"), f"'{uses.stat}' is not a choice stat of {system.id}"))
+            return
+        names = {c.name for c in stat.choices}
+        errors.extend(
+            d.detail((*path, "any_of"), f"'{v}' is not a value of '{uses.stat}'") for v in uses.any_of if v not in names
+        )
+
+    for i, table in enumerate(ref.tables):
+        check_uses(("tables", i, "uses"), table.uses)
+        width = len(table.columns)
+        for r, row in enumerate(table.rows):
+            if width and len(row) != width:
+                errors.append(
+                    d.detail(("tables", i, "rows", r), f"{len(row)} cells, but the table has {width} columns")
+                )
+        if table.filter_rows and table.uses is None:
+            errors.append(d.detail(("tables", i, "filter_rows"), "filter_rows needs 'uses' to know which stat to read"))
+    for i, rule in enumerate(ref.rules):
+        check_uses(("rules", i, "uses"), rule.uses)
+    for i, column in enumerate(ref.columns):
+        stat = stats.get(column.stat)
+        if stat is None or stat.kind == "number":
+            errors.append(d.detail(("columns", i, "stat"), f"'{column.stat}' is not a choice stat of {system.id}"))
+            continue
+        for name in _fields(column.show):
+            if not name.isidentifier():
+                errors.append(d.detail(("columns", i, "show"), f"'{{{name}}}' must be a plain property name"))
+    return errors
+
+
+def _fields(template: str) -> list[str]:
+    return [field for _, field, _, _ in string.Formatter().parse(template) if field is not None]
+
+
+def values_used(system: System, units: Iterable[Unit], stat_key: str) -> set[str]:
+    """Every value of a choice(s) stat that any of ``units`` has."""
+    used: set[str] = set()
+    for unit in units:
+        value = unit.stats.get(stat_key)
+        if isinstance(value, tuple):
+            used.update(value)
+        elif value is not None:
+            used.add(str(value))
+    return used
+
+
+def is_used(uses: Uses | None, system: System, units: Iterable[Unit]) -> bool:
+    if uses is None:
+        return True
+    found = values_used(system, units, uses.stat)
+    return bool(found if not uses.any_of else found & set(uses.any_of))
+
+
+def derived(column: Column, system: System, unit: Unit) -> str:
+    """The roster cell of ``column`` for ``unit``: its template filled from each value's properties."""
+    stat = system.definition.stats[column.stat]
+    value = unit.stats.get(column.stat)
+    names = value if isinstance(value, tuple) else (value,)
+    cells = []
+    for name in names:
+        choice = stat.choice(str(name)) if name is not None else None
+        if choice is not None:
+            props = _Blank({"name": choice.name, **{k: _show(v) for k, v in choice.properties.items()}})
+            cells.append(column.show.format_map(props).strip())
+    return ", ".join(cells) if cells else "—"
+
+
+class _Blank(dict[str, str]):
+    """Properties for a template; one a choice lacks prints as a dash."""
+
+    def __missing__(self, key: str) -> str:
+        return "–"
+
+
+def _show(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)

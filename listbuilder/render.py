@@ -1,0 +1,135 @@
+"""Lay out rosters, reference sheets and rules cards as one self-contained HTML document.
+
+Templates are Jinja: a built-in folder, searched after the user's own folder (``--templates``),
+so a group can restyle any piece by copying it. Autoescape is on and undefined names are
+errors. Fonts and the stylesheet are inlined, so the HTML prints the same from a browser, and
+the PDF writer (``pdf.py``) needs to fetch nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from . import __version__
+from .catalog import shipped_root
+from .errors import ErrorDetail, InputError
+from .sheets import Card, ReferenceSheet, Roster
+
+Paper = Literal["a4", "letter"]
+PAPER_SIZES: dict[str, str] = {"a4": "A4", "letter": "Letter"}
+FONTS = {
+    # family, weight, style, file
+    ("Cabin", 400, "normal"): "Cabin-Regular.otf",
+    ("Cabin", 400, "italic"): "Cabin-Italic.otf",
+    ("Cabin", 700, "normal"): "Cabin-Bold.otf",
+    ("Bebas Neue", 400, "normal"): "BebasNeue-Regular.otf",
+}
+
+
+def builtin_templates() -> Path:
+    """The templates that come with listbuilder (inside the package once installed)."""
+    return shipped_root().parent / "templates"
+
+
+def font_files() -> list[Path]:
+    """The shipped font files: the only files a PDF render may read."""
+    folder = builtin_templates() / "fonts"
+    return [folder / file for file in FONTS.values()]
+
+
+@cache
+def font_faces(embed: bool) -> str:
+    """``@font-face`` rules for the shipped fonts: inlined as data (for a self-contained HTML
+    file), or as file URLs for the PDF writer, which reads them faster than it parses data URLs."""
+    folder = builtin_templates() / "fonts"
+    faces = []
+    for (family, weight, style), file in FONTS.items():
+        path = folder / file
+        if embed:
+            url = "data:font/otf;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+        else:
+            url = path.resolve().as_uri()
+        faces.append(
+            f"@font-face {{ font-family: '{family}'; font-weight: {weight}; font-style: {style}; "
+            f"src: url({url}) format('opentype'); }}"
+        )
+    return "\n".join(faces)
+
+
+@cache
+def environment(user_templates: Path | None = None) -> jinja2.Environment:
+    """A sandboxed Jinja environment: the user's templates first, then the built-in ones.
+
+    Cached per template folder, so a process that renders many documents compiles each
+    template once (Jinja still notices a template file that changes on disk)."""
+    folders = [builtin_templates()]
+    if user_templates is not None:
+        if not user_templates.is_dir():
+            raise InputError(
+                "no such template folder",
+                file=user_templates,
+                details=[ErrorDetail(message="--templates names a folder of .html and .css files")],
+            )
+        folders.insert(0, user_templates)
+    env = ImmutableSandboxedEnvironment(
+        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["number"] = lambda n: f"{n:,}"
+    env.filters["plural"] = lambda n, one, many: one if n == 1 else many
+    return env
+
+
+def stylesheet(paper: Paper = "a4", user_templates: Path | None = None) -> str:
+    """The print stylesheet (``print.css``, the user's if they have one) for a paper size."""
+    return _render(environment(user_templates), "print.css", {"paper": PAPER_SIZES[paper]})
+
+
+def render_document(
+    *,
+    rosters: Sequence[Roster] = (),
+    references: Sequence[ReferenceSheet] = (),
+    cards: Sequence[Card] = (),
+    title: str,
+    paper: Paper = "a4",
+    user_templates: Path | None = None,
+    standalone: bool = True,
+) -> str:
+    """The HTML of a document holding rosters, then reference sheets, then rules cards.
+
+    ``standalone`` inlines the stylesheet and fonts, so the file prints alone from a browser.
+    Otherwise the PDF writer applies ``stylesheet()`` itself, parsed once per process.
+    """
+    env = environment(user_templates)
+    context: dict[str, Any] = {
+        "title": title,
+        "rosters": rosters,
+        "references": references,
+        "cards": cards,
+        "style": font_faces(embed=True) + "\n" + stylesheet(paper, user_templates) if standalone else "",
+        "version": __version__,
+    }
+    return _render(env, "document.html", context)
+
+
+def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateError as exc:
+        where = getattr(exc, "filename", None) or getattr(exc, "name", None) or name
+        line = getattr(exc, "lineno", None)
+        raise InputError(
+            "a template cannot be used",
+            file=Path(where),
+            details=[ErrorDetail(message=str(getattr(exc, "message", None) or exc), line=line)],
+        ) from None

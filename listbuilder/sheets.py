@@ -1,0 +1,326 @@
+"""What goes on the printed page, as plain data: rosters, reference sheets and rules cards.
+
+The templates only lay these out; every decision about content (which tables a list needs,
+what a unit's class lets it do, how many tick boxes to print) is made here, where it is tested.
+"""
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from .catalog import System
+from .constraints import Problem
+from .costing import figures_in
+from .model import FiguresCost, LinearCost, StatCost, Unit
+from .record import Record, record
+from .reference import ReferenceFile, SpecialRule, Table, derived, is_used, load_reference, values_used
+from .report import Report
+
+# Tick boxes stop here: a count of 10**12 prints a number, not a trillion boxes.
+MAX_BOXES = 40
+BOXES_PER_ROW = 15
+
+
+@record
+class Cell(Record):
+    label: str
+    value: str
+
+
+@record
+class RosterEntry(Record):
+    """One entry of a printed roster."""
+
+    index: int
+    name: str
+    count: int
+    leader: bool
+    custom: bool
+    faction: str | None
+    stats: tuple[Cell, ...]
+    derived: tuple[Cell, ...]
+    each: int
+    cost: int
+    models: int
+    boxes: int
+    notes: str
+
+    @property
+    def box_rows(self) -> list[int]:
+        """Tick boxes in rows of at most ``BOXES_PER_ROW``."""
+        full, rest = divmod(self.boxes, BOXES_PER_ROW)
+        return [BOXES_PER_ROW] * full + ([rest] if rest else [])
+
+
+@record
+class Roster(Record):
+    """A list as printed: header, entries, totals, verdict and play aids."""
+
+    name: str
+    system_id: str
+    system_name: str
+    force: str
+    unit: str
+    total: int
+    limit: int | None
+    models: int
+    model_noun: str
+    legal: bool
+    problems: tuple[Problem, ...]
+    entries: tuple[RosterEntry, ...]
+    columns: tuple[str, ...]
+    derived_columns: tuple[str, ...]
+    model_boxes: tuple[str, ...]
+    turns: int | None
+    tracks: tuple[Any, ...]
+
+    @property
+    def factions(self) -> list[str]:
+        """The factions the list's catalog units come from, in order."""
+        return list(dict.fromkeys(e.faction for e in self.entries if e.faction and not e.custom))
+
+    @property
+    def mixed_factions(self) -> bool:
+        return len(self.factions) > 1
+
+
+@record
+class Block(Record):
+    """One item of a two-column sheet: a table, a rule, the turn sequence..."""
+
+    kind: Literal["turn", "table", "rule", "glossary", "force", "rulings"]
+    item: Any
+    weight: int
+
+
+Columns = tuple[tuple[Block, ...], tuple[Block, ...]]
+
+
+def balance(blocks: Sequence[Block]) -> Columns:
+    """Split blocks, in reading order, into two columns of about equal height.
+
+    Done here rather than with CSS columns, which WeasyPrint balances by laying the content
+    out again and again (seconds for one rules card).
+    """
+    total = sum(b.weight for b in blocks)
+    best, best_gap, running = len(blocks), total, 0
+    for i, b in enumerate(blocks):
+        gap = abs(total - 2 * running)
+        if gap < best_gap:
+            best, best_gap = i, gap
+        running += b.weight
+    if abs(total - 2 * running) < best_gap:
+        best = len(blocks)
+    return tuple(blocks[:best]), tuple(blocks[best:])
+
+
+def _lines(text: str, width: int = 60) -> int:
+    return 1 + len(text) // width
+
+
+def _table_block(table: "Table") -> Block:
+    return Block(
+        kind="table", item=table, weight=2 + _lines(table.summary, 70) + (len(table.rows) + 1 if table.given else 1)
+    )
+
+
+def _rule_block(rule: "SpecialRule") -> Block:
+    return Block(kind="rule", item=rule, weight=1 + _lines(rule.text))
+
+
+@record
+class GlossaryEntry(Record):
+    """A value a list's units have (a class, a trait, a weapon) and what it means."""
+
+    key: str
+    stat: str
+    name: str
+    summary: str
+
+
+@record
+class ReferenceSheet(Record):
+    """Only the tables and rules the units of a list use, each once."""
+
+    title: str
+    system_name: str
+    tables: tuple[Table, ...]
+    rules: tuple[SpecialRule, ...]
+    glossary: tuple[GlossaryEntry, ...]
+    columns: Columns
+
+
+@record
+class ForceRule(Record):
+    rule: str
+    source: str
+    severity: str
+
+
+@record
+class Card(Record):
+    """The quick-reference rules card of a rule set."""
+
+    system_id: str
+    name: str
+    summary: str
+    source: str
+    reference: ReferenceFile
+    force_rules: tuple[ForceRule, ...]
+    rulings: tuple[Any, ...]
+    costing: str
+    columns: Columns
+
+
+def roster(report: Report, strict: bool = False) -> Roster:
+    """The roster of a judged list."""
+    system = report.system
+    d = system.definition
+    ref = load_reference(system)
+    entries = []
+    for line in report.lines:
+        e = line.entry
+        models = e.count * figures_in(system, e.unit)
+        entries.append(
+            RosterEntry(
+                index=e.index,
+                name=e.unit.name,
+                count=e.count,
+                leader=e.leader,
+                custom=e.custom,
+                faction=e.unit.faction,
+                stats=_stat_cells(system, e.unit),
+                derived=tuple(Cell(label=c.label, value=derived(c, system, e.unit)) for c in ref.columns),
+                each=line.unit_cost,
+                cost=line.cost,
+                models=models,
+                boxes=models if models <= MAX_BOXES else 0,
+                notes=e.unit.notes,
+            )
+        )
+    return Roster(
+        name=report.army.name,
+        system_id=d.id,
+        system_name=d.name,
+        force=d.force,
+        unit=report.unit,
+        total=report.total,
+        limit=report.limit,
+        models=sum(x.models for x in entries),
+        model_noun=d.model.plural,
+        legal=report.legal(strict),
+        problems=report.problems,
+        entries=tuple(entries),
+        columns=tuple(s.label for s in d.stats.values()),
+        derived_columns=tuple(c.label for c in ref.columns),
+        model_boxes=ref.play_aids.model_boxes,
+        turns=ref.play_aids.turns,
+        tracks=ref.play_aids.tracks,
+    )
+
+
+def _stat_cells(system: System, unit: Unit) -> tuple[Cell, ...]:
+    return tuple(
+        Cell(label=stat.label, value=stat.show(unit.stats.get(key))) for key, stat in system.definition.stats.items()
+    )
+
+
+def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
+    """One reference sheet per rule set among ``reports``, covering every unit in them once."""
+    by_system: dict[str, list[Report]] = {}
+    for r in reports:
+        by_system.setdefault(r.system.id, []).append(r)
+    sheets = []
+    for group in by_system.values():
+        system = group[0].system
+        units = [line.entry.unit for r in group for line in r.lines]
+        ref = load_reference(system)
+        tables = []
+        for table in ref.tables:
+            if not is_used(table.uses, system, units):
+                continue
+            if table.filter_rows and table.uses is not None:
+                used = values_used(system, units, table.uses.stat)
+                table = dataclasses.replace(table, rows=tuple(r for r in table.rows if r and r[0] in used))
+            tables.append(table)
+        rules = tuple(rule for rule in ref.rules if is_used(rule.uses, system, units))
+        # A stat whose values already have a table row each needs no glossary entry too.
+        covered = {t.uses.stat for t in tables if t.filter_rows and t.uses is not None}
+        glossary = tuple(g for g in _glossary(system, units) if g.key not in covered)
+        blocks = [_table_block(t) for t in tables] + [_rule_block(r) for r in rules]
+        if glossary:
+            blocks.append(Block(kind="glossary", item=glossary, weight=1 + sum(_lines(g.summary) for g in glossary)))
+        names = " and ".join(dict.fromkeys(r.army.name for r in group))
+        sheets.append(
+            ReferenceSheet(
+                title=f"Reference: {names}",
+                system_name=system.definition.name,
+                tables=tuple(tables),
+                rules=rules,
+                glossary=glossary,
+                columns=balance(blocks),
+            )
+        )
+    return sheets
+
+
+def _glossary(system: System, units: Sequence[Unit]) -> tuple[GlossaryEntry, ...]:
+    out = []
+    for key, stat in system.definition.stats.items():
+        if stat.kind == "number":
+            continue
+        used = values_used(system, units, key)
+        out += [
+            GlossaryEntry(key=key, stat=stat.label, name=c.name, summary=c.summary)
+            for c in stat.choices
+            if c.name in used and c.summary
+        ]
+    return tuple(out)
+
+
+def card(system: System) -> Card:
+    """The rules card of a rule set."""
+    d = system.definition
+    ref = load_reference(system)
+    force_rules = tuple(ForceRule(rule=c.rule, source=c.source, severity=c.severity) for c in d.constraints)
+    blocks: list[Block] = []
+    if ref.turn.phases:
+        weight = 2 + _lines(ref.turn.note) + sum(_lines(p.summary, 55) for p in ref.turn.phases)
+        blocks.append(Block(kind="turn", item=ref.turn, weight=weight))
+    blocks += [_table_block(t) for t in ref.tables]
+    blocks += [_rule_block(r) for r in ref.rules]
+    costing = _costing(system)
+    blocks.append(
+        Block(kind="force", item=force_rules, weight=2 + _lines(costing) + sum(_lines(f.rule) for f in force_rules))
+    )
+    if d.rulings:
+        blocks.append(Block(kind="rulings", item=d.rulings, weight=1 + sum(_lines(r.text, 75) for r in d.rulings)))
+    return Card(
+        system_id=d.id,
+        name=d.name,
+        summary=d.summary,
+        source=d.source,
+        reference=ref,
+        force_rules=force_rules,
+        rulings=d.rulings,
+        costing=costing,
+        columns=balance(blocks),
+    )
+
+
+def _costing(system: System) -> str:
+    d = system.definition
+    cost = d.cost
+    if isinstance(cost, LinearCost):
+        terms = [
+            f"{t.points} per {t.per}{d.stats[t.stat].suffix} of {d.stats[t.stat].label}"
+            if t.per != 1
+            else f"{t.points} per {d.stats[t.stat].label}"
+            for t in cost.terms
+        ]
+        return "A model costs " + ", ".join(terms) + " points."
+    if isinstance(cost, StatCost):
+        return f"A {d.model.singular} costs its {d.stats[cost.stat].label} in points."
+    assert isinstance(cost, FiguresCost)
+    heavy = ", ".join(f"{name} counts as {w}" for name, w in cost.weights.items())
+    return f"A force is counted in {d.model.plural}" + (f"; {heavy}." if heavy else ".")
