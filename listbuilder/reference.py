@@ -60,6 +60,9 @@ class Table(Record):
     given: bool = doc("false when the text refers to the table but does not give it", default=True)
     uses: Uses | None = doc("when it belongs on a reference sheet; leave out for always", default=None)
     filter_rows: bool = doc("on a reference sheet, keep only rows whose first cell a unit uses", default=False)
+    in_play: bool = doc(
+        "false for tables used only when building a force: the card prints them, sheets do not", default=True
+    )
 
 
 @record
@@ -79,7 +82,7 @@ class Column(Record):
 
     label: str = doc("the column heading, e.g. 'Move'")
     stat: str = doc("the choice or choices stat it reads")
-    show: str = doc("a template over the choice's name and properties, e.g. '{name} {range}\" x{shots}'")
+    show: str = doc("a template over the choice's name, summary and properties, e.g. '{name} {range}\" x{shots}'")
     source: str = doc("where the source text gives the values", default="")
 
 
@@ -202,7 +205,9 @@ def derived(column: Column, system: System, unit: Unit) -> str:
     for name in names:
         choice = stat.choice(str(name)) if name is not None else None
         if choice is not None:
-            props = _Blank({"name": choice.name, **{k: _show(v) for k, v in choice.properties.items()}})
+            props = _Blank(
+                {"name": choice.name, "summary": choice.summary, **{k: _show(v) for k, v in choice.properties.items()}}
+            )
             cells.append(column.show.format_map(props).strip())
     return ", ".join(cells) if cells else "—"
 

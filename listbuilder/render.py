@@ -9,6 +9,7 @@ the PDF writer (``pdf.py``) needs to fetch nothing.
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -87,6 +88,8 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
     )
     env.filters["number"] = lambda n: f"{n:,}"
     env.filters["plural"] = lambda n, one, many: one if n == 1 else many
+    # "units[3] Old Mother" is for terminals and JSON; on paper the name is enough.
+    env.filters["plain"] = lambda entry: re.sub(r"units\[\d+\] ", "", entry or "")
     return env
 
 

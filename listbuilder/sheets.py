@@ -26,6 +26,11 @@ class Cell(Record):
     label: str
     value: str
 
+    @property
+    def long(self) -> bool:
+        """Long values (a trait's effect) may wrap; short ones stay on one line with their label."""
+        return len(self.value) > 24
+
 
 @record
 class RosterEntry(Record):
@@ -237,7 +242,7 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
         ref = load_reference(system)
         tables = []
         for table in ref.tables:
-            if not is_used(table.uses, system, units):
+            if not table.in_play or not is_used(table.uses, system, units):
                 continue
             if table.filter_rows and table.uses is not None:
                 used = values_used(system, units, table.uses.stat)
