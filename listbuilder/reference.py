@@ -9,6 +9,7 @@ Each item says which units "use" it, so a reference sheet prints only what a lis
 
 import string
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from .catalog import System
@@ -82,7 +83,14 @@ class Column(Record):
 
     label: str = doc("the column heading, e.g. 'Move'")
     stat: str = doc("the choice or choices stat it reads")
-    show: str = doc("a template over the choice's name, summary and properties, e.g. '{name} {range}\" x{shots}'")
+    show: str = doc(
+        "a template over the choice's name, summary and properties, e.g. '{name} {range}\" x{shots}'", default=""
+    )
+    flags: dict[str, str] = doc(
+        "instead of 'show': true/false properties and the word printed for each that is true, "
+        "e.g. {charges: charge, defends: defend} prints 'charge, defend'",
+        default_factory=dict,
+    )
     source: str = doc("where the source text gives the values", default="")
 
 
@@ -118,10 +126,22 @@ class ReferenceFile(Record):
 
 
 def load_reference(system: System) -> ReferenceFile:
-    """Load and check ``reference.yaml`` of a rule set (an empty reference when it has none)."""
+    """Load and check ``reference.yaml`` of a rule set (an empty reference when it has none).
+
+    Cached while the file is unchanged, so rendering many lists reads it once."""
     path = system.folder / REFERENCE_FILE
     if not path.is_file():
         return ReferenceFile(turn=Turn(phases=()))
+    key = (path, path.stat().st_mtime_ns, system.id)
+    if key not in _CACHE:
+        _CACHE[key] = _load_reference(system, path)
+    return _CACHE[key]
+
+
+_CACHE: dict[tuple[Path, int, str], ReferenceFile] = {}
+
+
+def _load_reference(system: System, path: Path) -> ReferenceFile:
     doc_ = load_yaml(path, "reference file")
     if not isinstance(doc_.data, dict):
         raise CatalogError("a reference file must be a mapping with 'turn', 'tables' and 'rules'", file=path)
@@ -167,6 +187,8 @@ def _check(ref: ReferenceFile, system: System, d: Document) -> list[ErrorDetail]
         if stat is None or stat.kind == "number":
             errors.append(d.detail(("columns", i, "stat"), f"'{column.stat}' is not a choice stat of {system.id}"))
             continue
+        if bool(column.show) == bool(column.flags):
+            errors.append(d.detail(("columns", i), "a column has either 'show' or 'flags'"))
         for name in _fields(column.show):
             if not name.isidentifier():
                 errors.append(d.detail(("columns", i, "show"), f"'{{{name}}}' must be a plain property name"))
@@ -204,12 +226,14 @@ def derived(column: Column, system: System, unit: Unit) -> str:
     cells = []
     for name in names:
         choice = stat.choice(str(name)) if name is not None else None
-        if choice is not None:
+        if choice is not None and column.flags:
+            cells += [word for key, word in column.flags.items() if choice.properties.get(key) is True]
+        elif choice is not None:
             props = _Blank(
                 {"name": choice.name, "summary": choice.summary, **{k: _show(v) for k, v in choice.properties.items()}}
             )
             cells.append(column.show.format_map(props).strip())
-    return ", ".join(cells) if cells else "—"
+    return ", ".join(cells) if cells else "–"
 
 
 class _Blank(dict[str, str]):

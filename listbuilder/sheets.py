@@ -195,7 +195,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
                 custom=e.custom,
                 faction=e.unit.faction,
                 stats=_stat_cells(system, e.unit),
-                derived=tuple(Cell(label=c.label, value=derived(c, system, e.unit)) for c in ref.columns),
+                derived=_derived_cells(ref, system, e.unit),
                 each=line.unit_cost,
                 cost=line.cost,
                 models=models,
@@ -222,6 +222,12 @@ def roster(report: Report, strict: bool = False) -> Roster:
         turns=ref.play_aids.turns,
         tracks=ref.play_aids.tracks,
     )
+
+
+def _derived_cells(ref: ReferenceFile, system: System, unit: Unit) -> tuple[Cell, ...]:
+    # A column that says nothing for this unit (no 4D6 roll, no traits) is left off its card.
+    cells = (Cell(label=c.label, value=derived(c, system, unit)) for c in ref.columns)
+    return tuple(cell for cell in cells if cell.value not in ("", "–"))
 
 
 def _stat_cells(system: System, unit: Unit) -> tuple[Cell, ...]:
