@@ -186,6 +186,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
     for line in report.lines:
         e = line.entry
         models = e.count * figures_in(system, e.unit)
+        derived_cells = _derived_cells(ref, system, e.unit)
         entries.append(
             RosterEntry(
                 index=e.index,
@@ -194,8 +195,8 @@ def roster(report: Report, strict: bool = False) -> Roster:
                 leader=e.leader,
                 custom=e.custom,
                 faction=e.unit.faction,
-                stats=_stat_cells(system, e.unit),
-                derived=_derived_cells(ref, system, e.unit),
+                stats=_stat_cells(system, e.unit, {c.label for c in derived_cells}),
+                derived=derived_cells,
                 each=line.unit_cost,
                 cost=line.cost,
                 models=models,
@@ -230,9 +231,12 @@ def _derived_cells(ref: ReferenceFile, system: System, unit: Unit) -> tuple[Cell
     return tuple(cell for cell in cells if cell.value not in ("", "–"))
 
 
-def _stat_cells(system: System, unit: Unit) -> tuple[Cell, ...]:
+def _stat_cells(system: System, unit: Unit, shown_in_full: set[str]) -> tuple[Cell, ...]:
+    # A stat that a derived column shows in full (weapons with range and shots) is printed once.
     return tuple(
-        Cell(label=stat.label, value=stat.show(unit.stats.get(key))) for key, stat in system.definition.stats.items()
+        Cell(label=stat.label, value=stat.show(unit.stats.get(key)))
+        for key, stat in system.definition.stats.items()
+        if stat.label not in shown_in_full
     )
 
 
