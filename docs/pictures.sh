@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Make the README's pictures from real output: a printed roster and a rules card.
+# Needs listbuilder installed and pdftoppm (Debian's poppler-utils).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+listbuilder render examples/might-skirmish-windblade-elves.legal.yaml -o "$tmp/roster.pdf"
+listbuilder render examples/might-skirmish-monster-mash.illegal.yaml -o "$tmp/illegal.pdf" 2>/dev/null
+listbuilder card deathmelt -o "$tmp/card.pdf"
+pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/roster.pdf" docs/roster
+pdftoppm -r 80 -png -f 2 -l 2 -singlefile "$tmp/roster.pdf" docs/reference
+pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/illegal.pdf" docs/not-legal
+pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/card.pdf" docs/card
+ls -l docs/*.png
