@@ -26,7 +26,7 @@ from .model import ArmyList, Entry
 from .schema import describe_value
 from .yamlfile import Document, load_yaml
 
-TOP_KEYS = ("system", "name", "units")
+TOP_KEYS = ("system", "name", "units", "revision")
 CATALOG_ENTRY_KEYS = ("unit", "count", "leader")
 
 
@@ -103,6 +103,10 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         errors.append(
             doc.detail((limit_key,), f"the limit must be a whole number of at least 1, found {describe_value(limit)}")
         )
+    revision = data.get("revision")
+    if "revision" in data and (isinstance(revision, bool) or not isinstance(revision, int) or revision < 1):
+        message = f"the catalog revision must be a whole number of at least 1, found {describe_value(revision)}"
+        errors.append(doc.detail(("revision",), message, "it is written by 'listbuilder new'; remove it if unsure"))
     units = data.get("units")
     entries: list[Entry] = []
     if not isinstance(units, list):
@@ -125,6 +129,7 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         limit=limit if isinstance(limit, int) else None,
         entries=tuple(entries),
         file=str(doc.path),
+        revision=revision if isinstance(revision, int) else None,
     ), system
 
 

@@ -28,6 +28,7 @@ from .model import (
     StatRange,
     SystemFile,
     Unit,
+    UnitVersion,
 )
 from .record import Record, record
 from .schema import describe_value, validate
@@ -258,6 +259,42 @@ class Catalogs:
                     self._load_faction(system, file)
         return system
 
+    @staticmethod
+    def _read_history(
+        system: System, data: dict[str, Any], doc: Document, path: tuple[str | int, ...]
+    ) -> tuple[tuple[UnitVersion, ...], list[ErrorDetail]]:
+        """A unit's ``history``: its stats in older catalog revisions, so old lists can be warned."""
+        raw = data.get("history", [])
+        where = (*path, "history")
+        if not isinstance(raw, list):
+            return (), [doc.detail(where, f"expected a list of older versions, found {describe_value(raw)}")]
+        versions: list[UnitVersion] = []
+        errors: list[ErrorDetail] = []
+        current = system.definition.revision
+        for j, old in enumerate(raw):
+            at = (*where, j)
+            if (
+                not isinstance(old, dict)
+                or not isinstance(old.get("revision"), int)
+                or isinstance(old["revision"], bool)
+            ):
+                hint = "write e.g. '- {revision: 1, might: 9}': the stats the unit had up to revision 1"
+                errors.append(doc.detail(at, "each older version needs a 'revision' (a whole number)", hint))
+                continue
+            if not 1 <= old["revision"] < current:
+                message = f"revision {old['revision']} is not older than the rule set's revision {current}"
+                errors.append(doc.detail((*at, "revision"), message, "bump 'revision' in system.yaml"))
+                continue
+            merged = {
+                **{k: v for k, v in data.items() if k != "history"},
+                **{k: v for k, v in old.items() if k != "revision"},
+            }
+            unit, unit_errors = system.read_unit(merged, doc, at)
+            errors += unit_errors
+            if unit is not None:
+                versions.append(UnitVersion(revision=old["revision"], stats=unit.stats))
+        return tuple(versions), errors
+
     def _load_faction(self, system: System, path: Path) -> None:
         doc = load_yaml(path, "unit catalog")
         if not isinstance(doc.data, dict):
@@ -267,10 +304,13 @@ class Catalogs:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
         units: list[Unit] = []
         for i, data in enumerate(faction.units):
-            unit, unit_errors = system.read_unit(data, doc, ("units", i))
+            unit, unit_errors = system.read_unit(data, doc, ("units", i), extra_keys=("history",))
             errors += unit_errors
             if unit is None:
                 continue
+            history, history_errors = self._read_history(system, data, doc, ("units", i))
+            errors += history_errors
+            unit = dataclasses.replace(unit, history=history)
             clash = system.units.get(unit.name.lower())
             if clash is not None or any(u.name.lower() == unit.name.lower() for u in units):
                 where = f"the faction {clash.faction}" if clash else "this file"

@@ -347,6 +347,40 @@ def card(
     typer.echo(f"wrote {written.path}")
 
 
+@app.command()
+def diff(
+    files: Annotated[list[str], typer.Argument(help="OLD and NEW list files (or git's seven arguments with --git).")],
+    git: Annotated[
+        bool, typer.Option("--git", help="Run as git's external diff driver: take git's arguments, always exit 0.")
+    ] = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Say what changed between two versions of a list, in game terms.
+
+    Units added and removed, counts and stats changed, the change in points, and the rules the
+    change made or stopped breaking. With --git it is a git diff driver: see the README.
+
+    Example: listbuilder diff old/zombies.yaml zombies.yaml
+    """
+    from .commands import diff_files, git_diff, open_catalogs
+
+    try:
+        books = open_catalogs(catalogs)
+        if git:
+            typer.echo(git_diff(files, books))
+            raise typer.Exit(0)
+        if len(files) != 2:
+            from .errors import ErrorDetail, InputError
+
+            raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
+        typer.echo(diff_files(Path(files[0]), Path(files[1]), books))
+    except ListbuilderError as exc:
+        if git:  # git stops at a driver that fails; say what went wrong and carry on
+            typer.echo(f"listbuilder diff: {exc.render()}")
+            raise typer.Exit(0) from None
+        _fail(exc)
+
+
 def main() -> None:
     """Entry point: run the app, turning anything unexpected into a short message, not a traceback."""
     try:

@@ -121,3 +121,41 @@ def price(system: System, stats: dict[str, object], unit_name: str | None = None
             )
         unit = found
     return Pricing(system=system, unit=unit, parts=cost_parts(system, unit), problems=check_unit(system, unit))
+
+
+def diff_files(old: Path, new: Path, catalogs: Catalogs) -> str:
+    """The game-terms account of what changed from ``old`` to ``new``."""
+    from .listdiff import describe, diff_reports
+
+    return describe(diff_reports(check_list(old, catalogs), check_list(new, catalogs)))
+
+
+def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
+    """``diff`` as git's external diff driver: ``PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE [...]``.
+
+    A side that does not exist (an added or deleted file) or is not a list falls back to a
+    plain unified diff, so git always shows something."""
+    import difflib
+
+    if len(args) < 7:
+        raise InputError(
+            "git passes seven arguments to a diff driver",
+            details=[ErrorDetail(message=f"got {len(args)}", hint="set it up as the README says")],
+        )
+    path, old, new = args[0], Path(args[1]), Path(args[4])
+    header = f"listbuilder diff a/{path} b/{path}"
+    if str(old) != "/dev/null" and str(new) != "/dev/null":
+        try:
+            return f"{header}\n{diff_files(old, new, catalogs)}"
+        except InputError as exc:
+            note = f"(not compared as lists: {exc.summary})"
+    else:
+        note = "(new file)" if str(old) == "/dev/null" else "(deleted file)"
+
+    def lines(p: Path) -> list[str]:
+        return (
+            [] if str(p) == "/dev/null" else p.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        )
+
+    plain = difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}")
+    return f"{header} {note}\n" + "".join(plain).rstrip("\n")

@@ -39,6 +39,7 @@ class Problem(Record):
     message: str
     entry: str | None = None
     source: str = ""
+    title: str = ""
 
     def as_json(self) -> dict[str, str | None]:
         return {
@@ -125,7 +126,13 @@ def check_unit(system: System, unit: Unit, entry: str | None = None) -> list[Pro
 
 def _problem(rule: Constraint, message: str, entry: str | None = None) -> Problem:
     return Problem(
-        severity=rule.severity, rule_id=rule.id, rule=rule.rule, message=message, entry=entry, source=rule.source
+        severity=rule.severity,
+        rule_id=rule.id,
+        rule=rule.rule,
+        message=message,
+        entry=entry,
+        source=rule.source,
+        title=rule.title,
     )
 
 

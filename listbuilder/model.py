@@ -134,6 +134,7 @@ class Limit(Record):
     rule: str = doc("the rule in plain words, as shown to players")
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' (the list is not legal) or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -147,6 +148,7 @@ class AtMost(Record):
     of: str | None = doc("a group name; leave out to count every model", default=None)
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -160,6 +162,7 @@ class AtLeast(Record):
     of: str | None = doc("a group name; leave out to count every model", default=None)
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -173,6 +176,7 @@ class Exactly(Record):
     of: str | None = doc("a group name; leave out to count every model", default=None)
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -187,6 +191,7 @@ class AtLeastShare(Record):
     denominator: int = doc("the share's denominator: 2 for one half")
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -202,6 +207,7 @@ class AtMostPer(Record):
     count: int = doc("how many each 'per' models allow", default=1)
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -217,6 +223,7 @@ class StatRange(Record):
     step: int | None = doc("values must be multiples of this", default=None)
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -230,6 +237,7 @@ class Exclusive(Record):
     values: tuple[str, ...] = doc("values that exclude each other")
     source: str = doc("where the source text (or a ruling) gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
@@ -243,6 +251,7 @@ class UnitSize(Record):
     maximum: int | None = doc("the most models in a unit", default=None)
     source: str = doc("where the source text gives it", default="")
     severity: Severity = doc("'error' or 'warning'", default="error")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 Constraint = Limit | AtMost | AtLeast | Exactly | AtLeastShare | AtMostPer | StatRange | Exclusive | UnitSize
@@ -305,6 +314,14 @@ class FactionFile(Record):
 
 
 @record
+class UnitVersion(Record):
+    """A catalog unit's stats as they were up to and including a catalog revision."""
+
+    revision: int
+    stats: dict[str, Any]
+
+
+@record
 class Unit(Record):
     """A unit profile: a catalog unit or a custom one from a list, with stats checked for type."""
 
@@ -314,6 +331,14 @@ class Unit(Record):
     faction: str | None = None
     notes: str = ""
     source: str = ""
+    history: tuple[UnitVersion, ...] = ()
+
+    def stats_at(self, revision: int) -> dict[str, Any]:
+        """The stats this unit had in catalog ``revision`` (its current stats if unchanged since)."""
+        for version in sorted(self.history, key=lambda v: v.revision):
+            if revision <= version.revision:
+                return version.stats
+        return self.stats
 
 
 @record
@@ -340,3 +365,4 @@ class ArmyList(Record):
     limit: int | None
     entries: tuple[Entry, ...]
     file: str | None = None
+    revision: int | None = None

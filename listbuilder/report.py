@@ -64,8 +64,47 @@ class Report(Record):
 
 
 def build_report(army: ArmyList, system: System) -> Report:
-    """Cost every entry, total them, and check the force rules."""
+    """Cost every entry, total them, and check the force rules and the catalog revision."""
     lines = tuple(Line(entry=e, unit_cost=unit_cost(system, e.unit), cost=entry_cost(system, e)) for e in army.entries)
     total = sum(line.cost for line in lines)
     problems = check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
+    problems += catalog_changes(army, system)
     return Report(army=army, system=system, lines=lines, total=total, problems=tuple(problems))
+
+
+CHANGED_RULE = "A list names catalog units as they were when it was made; a changed unit is costed as it is now."
+
+
+def catalog_changes(army: ArmyList, system: System) -> list[Problem]:
+    """Warnings for catalog units whose stats changed since the revision the list was made with."""
+    current = system.definition.revision
+    if army.revision is None or army.revision == current:
+        return []
+    if army.revision > current:
+        message = (
+            f"the list was made with revision {army.revision} of the {system.id} catalogs; these are revision {current}"
+        )
+        return [Problem(severity="warning", rule_id="catalog-revision", rule=CHANGED_RULE, message=message)]
+    out = []
+    seen: set[str] = set()
+    for e in army.entries:
+        if e.custom or e.unit.name in seen:
+            continue
+        seen.add(e.unit.name)
+        old, new = e.unit.stats_at(army.revision), e.unit.stats
+        changes = [
+            f"{stat.label} {stat.show(old.get(key))} → {stat.show(new.get(key))}"
+            for key, stat in system.definition.stats.items()
+            if old.get(key) != new.get(key)
+        ]
+        if changes:
+            message = (
+                f"{e.unit.name} changed since the list was made (catalog revision {army.revision}, now {current}): "
+                + ", ".join(changes)
+            )
+            out.append(
+                Problem(
+                    severity="warning", rule_id="catalog-changed", rule=CHANGED_RULE, message=message, entry=e.label
+                )
+            )
+    return out

@@ -1,0 +1,167 @@
+"""What changed between two versions of a list, in the game's terms.
+
+Units added and removed, counts changed, a custom unit's stats changed, the name and limit,
+the change in points (or figures), and the rules the change made or stopped breaking:
+"+1 Bone Giant, +24 points, now breaks: at most 2 rare fighters".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .constraints import Problem
+from .record import Record, record
+from .report import Report
+
+
+@record
+class UnitChange(Record):
+    """One unit's change: ``before`` and ``after`` counts (0 when absent) and its cost change."""
+
+    name: str
+    before: int
+    after: int
+    cost_change: int
+    stat_changes: tuple[str, ...] = ()
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@record
+class ListDiff(Record):
+    """Everything that differs between two versions of a list."""
+
+    old: Report
+    new: Report
+    units: tuple[UnitChange, ...]
+    header: tuple[str, ...]  # name, rule set and limit changes, in words
+    now_breaks: tuple[Problem, ...]
+    no_longer_breaks: tuple[Problem, ...]
+
+    @property
+    def total_change(self) -> int:
+        return self.new.total - self.old.total
+
+    @property
+    def unchanged(self) -> bool:
+        return not (self.units or self.header or self.now_breaks or self.no_longer_breaks or self.total_change)
+
+
+def _by_unit(report: Report) -> dict[str, tuple[str, int, int, dict[str, object]]]:
+    """Unit name (any case) -> (name as written, models taken, their cost, stats)."""
+    out: dict[str, tuple[str, int, int, dict[str, object]]] = {}
+    for line in report.lines:
+        key = line.entry.unit.name.lower()
+        name, count, cost, stats = out.get(key, (line.entry.unit.name, 0, 0, line.entry.unit.stats))
+        out[key] = (name, count + line.entry.count, cost + line.cost, stats)
+    return out
+
+
+def _rule_key(p: Problem) -> tuple[str, str]:
+    # The same rule broken by the same entry is "still broken", however the numbers moved.
+    return (p.rule_id, _entry_names(p.entry))
+
+
+def _entry_names(entry: str | None) -> str:
+    if not entry:
+        return ""
+    return ", ".join(sorted(part.split(" ", 1)[-1] for part in entry.split(", ")))
+
+
+def _only_in(these: Iterable[Problem], others: Iterable[Problem]) -> tuple[Problem, ...]:
+    keys = {_rule_key(p) for p in others}
+    return tuple(p for p in these if _rule_key(p) not in keys)
+
+
+def diff_reports(old: Report, new: Report) -> ListDiff:
+    """Compare two judged lists (normally two versions of one file)."""
+    before, after = _by_unit(old), _by_unit(new)
+    system = new.system.definition
+    units = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        name_b, count_b, cost_b, stats_b = before.get(key, ("", 0, 0, {}))
+        name_a, count_a, cost_a, stats_a = after.get(key, ("", 0, 0, {}))
+        stat_changes: tuple[str, ...] = ()
+        if count_b and count_a and old.system.id == new.system.id:
+            stat_changes = tuple(
+                f"{stat.label} {stat.show(stats_b.get(k))} → {stat.show(stats_a.get(k))}"
+                for k, stat in system.stats.items()
+                if stats_b.get(k) != stats_a.get(k)
+            )
+        if count_b != count_a or cost_b != cost_a or stat_changes:
+            units.append(
+                UnitChange(
+                    name=name_a or name_b,
+                    before=count_b,
+                    after=count_a,
+                    cost_change=cost_a - cost_b,
+                    stat_changes=stat_changes,
+                )
+            )
+    header = []
+    if old.army.system != new.army.system:
+        header.append(f"rule set {old.army.system} → {new.army.system}")
+    if old.army.name != new.army.name:
+        header.append(f"name '{old.army.name}' → '{new.army.name}'")
+    if old.limit != new.limit:
+        header.append(f"limit {_amount(old.limit, old.unit)} → {_amount(new.limit, new.unit)}")
+    return ListDiff(
+        old=old,
+        new=new,
+        units=tuple(units),
+        header=tuple(header),
+        now_breaks=_only_in(new.problems, old.problems),
+        no_longer_breaks=_only_in(old.problems, new.problems),
+    )
+
+
+def _amount(n: int | None, unit: str) -> str:
+    return "none" if n is None else f"{n:,} {unit}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n:,}" if n > 0 else f"−{-n:,}" if n < 0 else "±0"
+
+
+def summary(d: ListDiff) -> str:
+    """One line: '+1 Bone Giant, +24 points, now breaks: at most 2 rare fighters'."""
+    parts = []
+    for u in d.units:
+        if u.delta:
+            parts.append(f"{_signed(u.delta)} {u.name}")
+        elif u.stat_changes:
+            parts.append(f"{u.name} changed")
+    unit = d.new.unit
+    if d.total_change:
+        parts.append(f"{_signed(d.total_change)} {unit if abs(d.total_change) != 1 else unit[:-1]}")
+    parts += [f"now breaks: {p.title or p.rule.rstrip('.')}" for p in d.now_breaks]
+    parts += [f"no longer breaks: {p.title or p.rule.rstrip('.')}" for p in d.no_longer_breaks]
+    return ", ".join(parts) if parts else "no change in game terms"
+
+
+def describe(d: ListDiff) -> str:
+    """The full account, for the terminal and for ``git diff``."""
+    old, new = d.old, d.new
+    total = f"{old.total:,} → {new.total:,} {new.unit}"
+    if new.limit:
+        total += f" of {new.limit:,}"
+    lines = [f"{new.army.name} ({new.system.id}): {total} ({_signed(d.total_change)})", f"  {summary(d)}"]
+    lines += [f"  ~ {h}" for h in d.header]
+    for u in d.units:
+        cost = f" ({_signed(u.cost_change)} {new.unit})" if u.cost_change else ""
+        if not u.before:
+            lines.append(f"  + {u.after:,} {u.name}{cost}")
+        elif not u.after:
+            lines.append(f"  - {u.before:,} {u.name}{cost}")
+        else:
+            change = f"{u.before:,} → {u.after:,}" if u.delta else "stats"
+            lines.append(f"  ~ {u.name} {change}{cost}")
+        lines += [f"      {c}" for c in u.stat_changes]
+    lines += [f"  now breaks: {p.rule} ({p.message})" for p in d.now_breaks]
+    lines += [f"  no longer breaks: {p.rule} (was: {p.message})" for p in d.no_longer_breaks]
+    verdict = {True: "legal", False: "NOT LEGAL"}
+    if old.legal() != new.legal():
+        lines.append(f"  verdict: {verdict[old.legal()]} → {verdict[new.legal()]}")
+    return "\n".join(lines)

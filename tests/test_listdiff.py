@@ -1,0 +1,121 @@
+"""`listbuilder diff`: what changed between two versions of a list, in game terms."""
+
+from __future__ import annotations
+
+from conftest import EXAMPLES
+
+from listbuilder.commands import check_list
+from listbuilder.listdiff import describe, diff_reports, summary
+
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+
+
+def variant(write_list, old_text: str, *replacements: tuple[str, str]) -> object:
+    text = old_text
+    for a, b in replacements:
+        assert a in text
+        text = text.replace(a, b)
+    return write_list(text)
+
+
+def test_a_change_that_crosses_the_rare_limit(write_list, catalogs):
+    # might-skirmish line 48: at most 2 rare fighters. Zombie Family has one (Grandpa Bones).
+    two_rare = variant(
+        write_list,
+        ZOMBIES.read_text(),
+        ("  - unit: Cousin Sniper\n", "  - unit: Storm Treant\n"),
+        ("points: 100", "points: 200"),
+    )
+    three_rare = variant(
+        write_list,
+        two_rare.read_text(),
+        (
+            "  - unit: Storm Treant\n",
+            "  - unit: Storm Treant\n  - name: Bone Giant\n    class: Monster\n    might: 24\n",
+        ),
+    )
+    d = diff_reports(check_list(two_rare, catalogs), check_list(three_rare, catalogs))
+    assert summary(d) == "+1 Bone Giant, +24 points, now breaks: at most 2 rare fighters"
+    back = diff_reports(check_list(three_rare, catalogs), check_list(two_rare, catalogs))
+    assert summary(back) == "−1 Bone Giant, −24 points, no longer breaks: at most 2 rare fighters"
+    assert "verdict: NOT LEGAL → legal" in describe(back)
+
+
+def test_counts_limits_and_names(write_list, catalogs):
+    new = variant(
+        write_list,
+        ZOMBIES.read_text(),
+        ("    count: 4\n", "    count: 6\n"),
+        ("points: 100", "points: 120"),
+        ("name: Zombie Family", "name: Zombie Family II"),
+    )
+    d = diff_reports(check_list(ZOMBIES, catalogs), check_list(new, catalogs))
+    text = describe(d)
+    assert "~ Shambler 4 → 6 (+10 points)" in text
+    assert "~ limit 100 points → 120 points" in text
+    assert "~ name 'Zombie Family' → 'Zombie Family II'" in text
+    assert d.total_change == 10 and not d.now_breaks and not d.no_longer_breaks
+
+
+def test_custom_unit_stat_change(write_list, catalogs):
+    old = write_list(
+        "system: might-skirmish\nname: W\nunits:\n  - name: Old Mother\n    class: Monster\n    might: 20\n"
+    )
+    new = write_list(
+        "system: might-skirmish\nname: W\nunits:\n  - name: Old Mother\n    class: Monster\n    might: 18\n"
+    )
+    d = diff_reports(check_list(old, catalogs), check_list(new, catalogs))
+    assert summary(d) == "Old Mother changed, −2 points"
+    assert "Might 20 → 18" in describe(d)
+
+
+def test_the_same_list_has_no_change(catalogs):
+    d = diff_reports(check_list(ZOMBIES, catalogs), check_list(ZOMBIES, catalogs))
+    assert d.unchanged and summary(d) == "no change in game terms"
+
+
+def test_a_broken_rule_that_stays_broken_is_not_news(write_list, catalogs):
+    mash = EXAMPLES / "might-skirmish-monster-mash.illegal.yaml"
+    more = variant(write_list, mash.read_text(), ("    count: 3\n  - unit: Hunter", "    count: 4\n  - unit: Hunter"))
+    d = diff_reports(check_list(mash, catalogs), check_list(more, catalogs))
+    assert not d.now_breaks and not d.no_longer_breaks
+
+
+def test_diff_command(cli, write_list):
+    new = variant(write_list, ZOMBIES.read_text(), ("  - unit: Cousin Sniper\n", "  - unit: Storm Treant\n"))
+    result = cli("diff", ZOMBIES, new)
+    assert result.exit_code == 0
+    assert "−1 Cousin Sniper, +1 Storm Treant, +11 points, now breaks: the points limit" in result.stdout
+    assert cli("diff", ZOMBIES).exit_code == 2
+
+
+def test_git_driver(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("git") is None:
+        import pytest
+
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.com")
+    git("config", "user.name", "t")
+    (repo / "z.yaml").write_text(ZOMBIES.read_text())
+    (repo / ".gitattributes").write_text("*.yaml diff=listbuilder\n")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    git("config", "diff.listbuilder.command", f"{sys.executable} -m listbuilder diff --git")
+    (repo / "z.yaml").write_text(ZOMBIES.read_text().replace("  - unit: Cousin Sniper\n", "  - unit: Storm Treant\n"))
+    (repo / "broken.yaml").write_text("units: [\n")
+    git("add", "-N", "broken.yaml")
+    out = git("--no-pager", "diff")
+    assert "listbuilder diff a/z.yaml b/z.yaml" in out
+    assert "now breaks: the points limit" in out
+    assert "listbuilder diff a/broken.yaml b/broken.yaml (new file)" in out and "+units: [" in out
