@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .cache import cached
 from .errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
 from .model import (
     AtLeastShare,
@@ -218,7 +219,10 @@ class Catalogs:
         if not folders:
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint)])
-        system = self._load(system_id, folders)
+        files = [
+            f for folder in folders for f in (folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml")))
+        ]
+        system = cached("system", [f for f in files if f.is_file()], lambda: self._load(system_id, folders))
         self._loaded[system_id] = system
         return system
 

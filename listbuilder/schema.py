@@ -15,13 +15,17 @@ import types
 import typing
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
-
-from pydantic_core import PydanticUndefined, SchemaValidator, ValidationError
-from pydantic_core import core_schema as cs
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from .errors import ErrorDetail, Location, did_you_mean, one_of
 from .yamlfile import Document
+
+if TYPE_CHECKING:
+    from pydantic_core import SchemaValidator, ValidationError
+    from pydantic_core import core_schema as cs
+
+# pydantic-core is imported where it is used, not here: a run that finds its rule sets in the
+# catalog cache (catalog.py) validates nothing but the list, and skips its import (~18 ms).
 
 T = TypeVar("T")
 
@@ -58,6 +62,8 @@ def _title(value: Any) -> str:
 
 def schema_for(tp: Any) -> cs.CoreSchema:
     """The pydantic-core schema for a type annotation used in our file formats."""
+    from pydantic_core import core_schema as cs
+
     origin = get_origin(tp)
     if tp is str:
         return cs.str_schema(strict=True)
@@ -101,6 +107,8 @@ def schema_for(tp: Any) -> cs.CoreSchema:
 
 @cache
 def _dataclass_schema(cls: type) -> cs.CoreSchema:
+    from pydantic_core import core_schema as cs
+
     fields = []
     for f in dataclasses.fields(cls):
         if not f.init:
@@ -122,6 +130,8 @@ def _field_type(cls: type, f: dataclasses.Field[Any]) -> Any:
 
 @cache
 def validator_for(cls: type) -> SchemaValidator:
+    from pydantic_core import SchemaValidator
+
     return SchemaValidator(schema_for(cls))
 
 
@@ -130,6 +140,8 @@ def validate(cls: type[T], data: Any, document: Document, base: Location = ()) -
 
     Returns the instance, or ``None`` with every problem found, each located and explained.
     """
+    from pydantic_core import ValidationError
+
     try:
         return validator_for(cls).validate_python(data), []
     except ValidationError as exc:
@@ -207,7 +219,7 @@ def describe_value(value: Any) -> str:
 
 def _describe(err: Any, cls: type, loc: Location) -> tuple[str, str | None]:
     kind = err["type"]
-    found = err.get("input", PydanticUndefined)
+    found = err.get("input")
     key = loc[-1] if loc else None
     if kind in ("missing", "missing_keyword_argument"):
         what = field_doc(_step_parent(cls, loc), str(key)) if loc else ""

@@ -15,6 +15,16 @@ from listbuilder.catalog import Catalogs
 from listbuilder.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Tests use a catalog cache of their own, never the user's."""
+    import os
+
+    os.environ["LISTBUILDER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
 EXAMPLES = ROOT / "examples"
 CATALOGS = ROOT / "catalogs"
 
