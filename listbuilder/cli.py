@@ -381,6 +381,107 @@ def diff(
         _fail(exc)
 
 
+def _edited(result: object, done: str) -> None:
+    """Print what an edit did and left: the change, then the list's new total and verdict."""
+    from . import present
+
+    changed = result.changed  # type: ignore[attr-defined]
+    typer.echo(f"{result.path}: {done if changed else 'unchanged'}")  # type: ignore[attr-defined]
+    typer.echo(present.validation(result.report))  # type: ignore[attr-defined]
+
+
+@app.command()
+def new(
+    system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="The list file to create (default: from the name).")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The list's name.")] = None,
+    points: Annotated[
+        int | None, typer.Option("--points", "--figures", help="The limit, in the rule set's points or figures.")
+    ] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Start a list file, with a header and the line that lets editors complete and check it.
+
+    Refuses to overwrite an existing file. Also writes SYSTEM.schema.json beside the list (if it
+    is not there yet): the JSON Schema that the list's first line points editors to.
+
+    Example: listbuilder new might-skirmish --name "Zombie Family" -o zombies.yaml
+    """
+    from .commands import create_list, open_catalogs
+
+    try:
+        written = create_list(open_catalogs(catalogs), system, output, name, points)
+    except ListbuilderError as exc:
+        _fail(exc)
+    for path in written:
+        typer.echo(f"wrote {path}")
+
+
+@app.command()
+def add(
+    file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
+    unit: Annotated[str, typer.Argument(help="A catalog unit (or a custom unit of the list).", show_default=False)],
+    count: Annotated[int, typer.Option("--count", "-n", help="How many to add.")] = 1,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Add a unit to a list, in place, keeping everything else in the file as it was.
+
+    Example: listbuilder add zombies.yaml Hunter --count 2
+    """
+    from .commands import open_catalogs
+    from .editing import add_unit
+
+    try:
+        _edited(add_unit(file, open_catalogs(catalogs), unit, count), f"added {count} {unit}")
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command()
+def remove(
+    file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
+    unit: Annotated[str, typer.Argument(help="The unit to take out.", show_default=False)],
+    count: Annotated[
+        int | None, typer.Option("--count", "-n", help="How many to take out (default: all of them).")
+    ] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Take a unit out of a list, in place, keeping everything else in the file as it was.
+
+    Example: listbuilder remove zombies.yaml Shambler --count 1
+    """
+    from .commands import open_catalogs
+    from .editing import remove_unit
+
+    try:
+        what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
+        _edited(remove_unit(file, open_catalogs(catalogs), unit, count), what)
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command(name="set")
+def set_(
+    file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
+    key: Annotated[str, typer.Argument(help="name, or the limit: points (figures for figure-counted rule sets).")],
+    value: Annotated[str, typer.Argument(help="The new value.", show_default=False)],
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Set a list's name or its points (or figures) limit, in place.
+
+    Example: listbuilder set zombies.yaml points 150
+    """
+    from .commands import open_catalogs
+    from .editing import set_key
+
+    try:
+        _edited(set_key(file, open_catalogs(catalogs), key, value), f"{key} set to {value}")
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
 def main() -> None:
     """Entry point: run the app, turning anything unexpected into a short message, not a traceback."""
     try:

@@ -159,3 +159,39 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
 
     plain = difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}")
     return f"{header} {note}\n" + "".join(plain).rstrip("\n")
+
+
+def create_list(
+    catalogs: Catalogs, system_id: str, output: Path | None, name: str | None, limit: int | None
+) -> list[Path]:
+    """Write a new list file (never over an existing one) and its editor schema beside it."""
+    import re
+
+    from .editing import new_list
+    from .listschema import list_schema, schema_text
+    from .yamlfile import atomic_write
+
+    system = catalogs.get(system_id)
+    target = output or Path(
+        re.sub(r"[^a-z0-9]+", "-", (name or f"new {system.definition.force}").lower()).strip("-") + ".yaml"
+    )
+    if target.exists():
+        raise InputError(
+            "refusing to overwrite an existing file",
+            file=target,
+            details=[ErrorDetail(message="choose another name with -o, or edit it with 'listbuilder add'")],
+        )
+    text = new_list(system, name, limit, revision=system.definition.revision, file_name=target.name)
+    written = []
+    try:
+        atomic_write(target, text.encode("utf-8"))
+        written.append(target)
+        schema = target.parent / f"{system.id}.schema.json"
+        if not schema.exists():
+            atomic_write(schema, schema_text(list_schema(system)).encode("utf-8"))
+            written.append(schema)
+    except OSError as exc:
+        from .errors import OutputError
+
+        raise OutputError(f"cannot write: {exc.strerror or exc}", file=target) from None
+    return written

@@ -1,0 +1,426 @@
+"""Edit a list file in place (add or remove units, set its name or limit), keeping what the user wrote.
+
+Only the lines an edit must change are touched: comments, key order, blank lines, quoting,
+indentation, line endings, a byte-order mark and a missing final newline all stay as they were
+(``yamledit`` explains why this is done on the text rather than with a round-trip YAML library).
+
+Every edit is careful with the user's file:
+
+- the file must load first, through the same loader and checks as ``listbuilder validate``, so
+  a broken file gets the same located errors and is never edited;
+- the edited text is parsed again and its data compared with what the edit should give; a
+  mismatch is a bug in listbuilder (``RuntimeError``) and nothing is written;
+- the new text goes to a temporary file beside the list (``.NAME.XXXXXXXX.tmp``) that is renamed
+  over it (``yamlfile.atomic_write``), so a crash leaves the old file or the new one, never half
+  of one, and the file keeps its permissions; a symbolic link is followed, not replaced;
+- just before writing, the file is read again: if anyone else changed it since it was read, the
+  edit is refused with a ``ConflictError`` instead of overwriting their change;
+- nothing is written when the text does not change.
+
+A process killed in the middle of writing can leave its ``.NAME.XXXXXXXX.tmp`` file behind (no
+code runs on SIGKILL or power loss). The list itself is intact; the next successful edit of the
+same list deletes such leftovers once they are older than ``STALE_TEMP_SECONDS``, and they are
+always safe to delete by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import shlex
+import time
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from .armylist import parse_list
+from .catalog import Catalogs, System
+from .errors import ErrorDetail, InputError, OutputError, did_you_mean
+from .model import ArmyList
+from .record import Record, record
+from .report import Report, build_report
+from .yamledit import YamlText, apply, is_printable_line, scalar
+from .yamlfile import Document, atomic_write, load_yaml, parse_yaml
+
+DEFAULT_SCHEMA_REF = "{id}.schema.json"  # '{id}' becomes the rule set id
+STALE_TEMP_SECONDS = 60  # a live write takes milliseconds; older temp files are leftovers of a crash
+
+
+class ConflictError(InputError):
+    """The list file changed on disk while it was being edited; nothing was written (exit code 2)."""
+
+
+@record
+class EditResult(Record):
+    """The outcome of an edit: the list's new text, its report, and whether the file changed."""
+
+    path: Path
+    text: str  # the whole new file, exactly as written (``text.encode()`` is the file's bytes)
+    report: Report  # the edited list, costed and checked: its total, limit and verdict
+    changed: bool  # False when the edit left the text as it was (nothing was written)
+    removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
+
+
+# --- a new list -------------------------------------------------------------------------------
+
+
+def new_list(
+    system: System,
+    name: str | None = None,
+    limit: int | None = None,
+    *,
+    revision: int | None = None,
+    schema_ref: str | None = DEFAULT_SCHEMA_REF,
+    file_name: str | None = None,
+) -> str:
+    """The text of a new, empty list file for ``system``.
+
+    ``name`` defaults to "New <force>" (e.g. "New warband"); ``limit`` to the rule set's standard
+    game, if it has one. ``revision`` adds a ``revision:`` line. ``schema_ref`` is the JSON Schema
+    an editor should use (``{id}`` is replaced by the rule set id; ``None`` leaves the line out).
+    ``file_name`` goes into the header's example commands.
+    """
+    name = _check_name(f"New {system.definition.force}" if name is None else name)
+    if limit is None:
+        limit = system.definition.default_limit
+    elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise _bad_value(system.size_unit, limit)
+    file_arg = shlex.quote(file_name) if file_name else "FILE"
+    title = " ".join(system.definition.name.split())
+    lines = []
+    if schema_ref is not None:
+        lines.append(f"# yaml-language-server: $schema={schema_ref.replace('{id}', system.id)}")
+    lines += [
+        f"# An army list for {title} ({system.id}), made with listbuilder.",
+        f"#   check it: listbuilder validate {file_arg}",
+        f"#   print it: listbuilder render {file_arg} -o roster.pdf",
+        f"#   units:    listbuilder catalog {system.id}",
+        "# Each entry is '- unit: NAME' (and 'count: N'), or '- name: NAME' with the stats of a custom unit.",
+        f"system: {scalar(system.id)}",
+    ]
+    if revision is not None:
+        lines.append(f"revision: {int(revision)}")
+    lines.append(f"name: {scalar(name)}")
+    if limit is not None:
+        lines.append(f"{system.size_unit}: {limit}")
+    lines.append("units: []")
+    return "\n".join(lines) + "\n"
+
+
+# --- edits ------------------------------------------------------------------------------------
+
+
+def add_unit(path: Path, catalogs: Catalogs, unit_name: str, count: int = 1, *, write: bool = True) -> EditResult:
+    """Add ``count`` of a unit to the list at ``path``.
+
+    A catalog unit (matched by name in any case) already in the list gets a higher ``count:``;
+    otherwise a ``- unit: NAME`` entry is appended, laid out like the entries already there. A
+    name that is not in the catalogs but names a custom unit of the list raises its count.
+    ``write=False`` returns the result without writing it.
+    """
+    _check_count(count, "add")
+    edit = _Edit(path, catalogs)
+    wanted = unit_name.strip()
+    unit = edit.system.find_unit(wanted)
+    if unit is not None:
+        matches = [
+            e
+            for e in edit.army.entries
+            if not e.custom and e.unit.name.lower() == unit.name.lower() and e.leader == unit.leader
+        ]
+    else:
+        matches = [e for e in edit.army.entries if e.custom and e.unit.name.lower() == wanted.lower()]
+        if not matches:
+            names = [u.name for u in edit.system.units.values()] + [e.unit.name for e in edit.army.entries]
+            raise InputError(
+                f"no unit '{wanted}' in the {edit.system.id} catalogs",
+                file=path,
+                details=[
+                    ErrorDetail(
+                        message=f"'{wanted}' is neither a catalog unit nor a custom unit of this list",
+                        hint=did_you_mean(wanted, names) or f"'listbuilder catalog {edit.system.id}' lists the units",
+                    )
+                ],
+            )
+    if matches:
+        entry = matches[0]
+        edit.set_count(entry.index, entry.count + count)
+    else:
+        assert unit is not None
+        edit.append(unit.name, count)
+    return edit.finish(write)
+
+
+def remove_unit(
+    path: Path, catalogs: Catalogs, unit_name: str, count: int | None = None, *, write: bool = True
+) -> EditResult:
+    """Remove a unit from the list at ``path``: every entry of it (``count=None``), or ``count``
+    models, lowering ``count:`` and removing entries that reach 0, last entry first.
+
+    Entries are matched by name in any case, catalog and custom units alike. Removing more than
+    the list has is an error, and so is a unit the list does not have.
+    """
+    if count is not None:
+        _check_count(count, "remove")
+    edit = _Edit(path, catalogs)
+    wanted = unit_name.strip()
+    unit = edit.system.find_unit(wanted)
+    target = (unit.name if unit is not None else wanted).lower()
+    matches = [e for e in edit.army.entries if e.unit.name.lower() == target]
+    if not matches:
+        names = list(dict.fromkeys(e.unit.name for e in edit.army.entries))
+        hint = did_you_mean(wanted, names) or (
+            f"the list has: {', '.join(names)}" if names else "the list has no units yet"
+        )
+        raise InputError(
+            f"there is no '{wanted}' in this list",
+            file=path,
+            details=[edit.doc.detail(("units",), f"no entry of 'units' is '{wanted}'", hint)],
+        )
+    if count is None:
+        edit.delete([e.index for e in matches])
+        return edit.finish(write)
+    have = sum(e.count for e in matches)
+    if count > have:
+        raise InputError(
+            f"cannot remove {count} {matches[0].unit.name}: the list has {have}",
+            file=path,
+            details=[
+                edit.doc.detail(
+                    ("units", matches[-1].index),
+                    f"the list has {have} {matches[0].unit.name}",
+                    f"remove at most {have}, or give no count to remove the unit entirely",
+                )
+            ],
+        )
+    emptied = []
+    left = count
+    for entry in reversed(matches):
+        take = min(left, entry.count)
+        left -= take
+        if take == entry.count:
+            emptied.append(entry.index)
+        elif take:
+            edit.set_count(entry.index, entry.count - take)
+    edit.delete(emptied)
+    return edit.finish(write)
+
+
+def set_key(path: Path, catalogs: Catalogs, key: str, value: str | int, *, write: bool = True) -> EditResult:
+    """Set the list's ``name`` or its limit (``points`` or ``figures``, as its rule set counts).
+
+    The limit is a whole number of at least 1 (given as a number or as text); the name one line
+    of text. Other keys are refused: they are edited in the file itself.
+    """
+    edit = _Edit(path, catalogs)
+    limit_key = edit.system.size_unit
+    if key == "name":
+        edit.set_top("name", _check_name(str(value)))
+    elif key == limit_key:
+        edit.set_top(limit_key, _parse_limit(limit_key, value))
+    else:
+        other = "figures" if limit_key == "points" else "points"
+        if key == other:
+            message = f"'{edit.system.id}' counts a force in {limit_key}, not {other}"
+            hint = f"set '{limit_key}' instead"
+        else:
+            message = f"'{key}' cannot be set here"
+            hint = did_you_mean(key, ("name", limit_key)) or (
+                f"the keys that can be set are 'name' and '{limit_key}'; edit the file for the others"
+            )
+        raise InputError(f"cannot set '{key}'", file=path, details=[ErrorDetail(message=message, hint=hint)])
+    return edit.finish(write)
+
+
+# --- the machinery ----------------------------------------------------------------------------
+
+
+class _Edit:
+    """One edit of one list file: the loaded list, the splices planned, the data expected."""
+
+    def __init__(self, path: Path, catalogs: Catalogs) -> None:
+        self.path = path
+        self.catalogs = catalogs
+        self.doc: Document = load_yaml(path, "list file")  # the same errors as 'validate'
+        self.army: ArmyList
+        self.army, self.system = parse_list(self.doc, catalogs)
+        self.target = Path(os.path.realpath(path))  # edit through a symbolic link, not over it
+        try:
+            self.raw = self.target.read_bytes()
+            text = self.raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            raise _conflict(path) from None
+        self.bom = "\ufeff" if text.startswith("\ufeff") else ""
+        if text[len(self.bom) :] != self.doc.text:
+            raise _conflict(path)
+        self.body = self.doc.text
+        self.expected: dict[str, Any] = copy.deepcopy(self.doc.data)
+
+    def _yaml(self) -> YamlText:
+        return YamlText(self.body)
+
+    def _units(self, y: YamlText) -> tuple[Any, Any]:
+        found = y.pair(y.root, "units")
+        assert found is not None
+        return found
+
+    def set_top(self, key: str, value: str | int) -> None:
+        y = self._yaml()
+        rendered = str(value)
+        found = y.pair(y.root, key)
+        if found is not None:
+            if isinstance(value, str):
+                rendered = scalar(value, found[1].style if found[1].style in ("'", '"') else None, y.root.flow_style)
+            self.body = apply(self.body, [y.replace_scalar(found[1], rendered)])
+        else:  # only the limit can be missing: add it after the name, where the README puts it
+            name = y.pair(y.root, "name")
+            assert name is not None
+            self.body = apply(self.body, y.insert_pair_after(y.root, name[1], key, rendered))
+        self.expected[key] = value
+
+    def set_count(self, index: int, count: int) -> None:
+        y = self._yaml()
+        item = self._units(y)[1].value[index]
+        found = y.pair(item, "count")
+        if found is not None:
+            splices = [y.replace_scalar(found[1], str(count))]
+        else:
+            anchor = y.pair(item, "unit") or y.pair(item, "name")
+            assert anchor is not None
+            splices = y.insert_pair_after(item, anchor[1], "count", str(count))
+        self.body = apply(self.body, splices)
+        self.expected["units"][index]["count"] = count
+
+    def append(self, unit_name: str, count: int) -> None:
+        y = self._yaml()
+        key, seq = self._units(y)
+        model = self._model_entry(y, seq)
+        style = None
+        if model is not None:
+            unit_value = y.pair(model, "unit")
+            style = unit_value[1].style if unit_value and unit_value[1].style in ("'", '"') else None
+        flow = bool(seq.flow_style) or bool(model is not None and model.flow_style)
+        pairs = [("unit", scalar(unit_name, style, flow))]
+        if count > 1:
+            pairs.append(("count", str(count)))
+        column = -1 if y.root.flow_style else key.start_mark.column
+        self.body = apply(self.body, y.append_item(seq, pairs, model, column))
+        self.expected["units"].append({"unit": unit_name, **({"count": count} if count > 1 else {})})
+
+    @staticmethod
+    def _model_entry(y: YamlText, seq: Any) -> Any:
+        """The entry a new one should look like: the last catalog entry, else the last entry."""
+        items = list(seq.value)  # parse_list made sure every entry is a mapping
+        catalog = [i for i in items if y.pair(i, "unit") is not None]
+        return (catalog or items or [None])[-1]
+
+    def delete(self, indices: list[int]) -> None:
+        # One at a time from the last, re-reading the text each time: each deletion then sees
+        # the commas and neighbours as they are.
+        for index in sorted(set(indices), reverse=True):
+            y = self._yaml()
+            key, seq = self._units(y)
+            self.body = apply(self.body, y.delete_item(seq, index, key))
+            del self.expected["units"][index]
+
+    def finish(self, write: bool) -> EditResult:
+        """Check the edited text reads back as intended, then write it if it changed."""
+        try:
+            doc = parse_yaml(self.body, self.path)
+            army, system = parse_list(doc, self.catalogs)
+        except InputError as exc:
+            raise RuntimeError(
+                f"listbuilder made an edit it cannot read back; {self.path} is unchanged:\n{exc}"
+            ) from exc
+        if doc.data != self.expected:
+            raise RuntimeError(f"listbuilder made an edit that reads back wrong; {self.path} is unchanged")
+        text = self.bom + self.body
+        changed = self.body != self.doc.text
+        removed: tuple[Path, ...] = ()
+        if changed and write:
+            self._write(text.encode("utf-8"))
+            removed = remove_stale_temp_files(self.target)
+        return EditResult(
+            path=self.path, text=text, report=build_report(army, system), changed=changed, removed_temp_files=removed
+        )
+
+    def _write(self, data: bytes) -> None:
+        try:
+            now = self.target.read_bytes()
+        except OSError:
+            now = None
+        if now != self.raw:
+            raise _conflict(self.path)
+        try:
+            atomic_write(self.target, data)
+        except OSError as exc:
+            raise OutputError(
+                f"cannot write the list file: {exc.strerror or exc}",
+                file=self.path,
+                details=[ErrorDetail(message="the file is unchanged")],
+            ) from None
+
+
+def remove_stale_temp_files(path: Path, older_than: float = STALE_TEMP_SECONDS) -> tuple[Path, ...]:
+    """Delete the ``.NAME.XXXXXXXX.tmp`` files a killed write to ``path`` left beside it.
+
+    Only files named exactly as ``atomic_write`` names them, and older than ``older_than``
+    seconds (a write in progress is younger), are removed. Returns the files removed.
+    """
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
+    removed = []
+    cutoff = time.time() - older_than
+    try:
+        candidates = [p for p in path.parent.iterdir() if pattern.fullmatch(p.name)]
+    except OSError:
+        return ()
+    for leftover in candidates:
+        try:
+            if leftover.is_file() and not leftover.is_symlink() and leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+                removed.append(leftover)
+        except OSError:
+            continue
+    return tuple(removed)
+
+
+def _conflict(path: Path) -> ConflictError:
+    return ConflictError(
+        "the file changed on disk while it was being edited, so it was not written",
+        file=path,
+        details=[ErrorDetail(message="another program or command changed it", hint="run the command again")],
+    )
+
+
+def _check_count(count: object, verb: str) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InputError(
+            f"the number of models to {verb} must be a whole number of at least 1, found {count!r}",
+            details=[ErrorDetail(message="give a count of 1 or more")],
+        )
+
+
+def _check_name(name: str) -> str:
+    name = name.strip()
+    if not name or not is_printable_line(name):
+        raise InputError(
+            "a list's name must be one line of text",
+            details=[ErrorDetail(message=f"found {name!r}", hint="give a name such as 'Zombie Family'")],
+        )
+    return name
+
+
+def _parse_limit(key: str, value: object) -> int:
+    if isinstance(value, str) and re.fullmatch(r"\s*[0-9]+\s*", value):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _bad_value(key, value)
+    return value
+
+
+def _bad_value(key: str, value: object) -> InputError:
+    return InputError(
+        f"the limit must be a whole number of at least 1, found {value!r}",
+        details=[ErrorDetail(message=f"'{key}' counts the size of a game", hint=f"for example: {key} 100")],
+    )
