@@ -1,0 +1,138 @@
+"""Speed of exact matchup odds (issue: odds).
+
+Targets, each in one process with fresh caches:
+  * the full speed-range-power matrix, Power 1-12 against Power 1-12, in at most 200 ms;
+  * a 16 x 16 might-skirmish matrix (the 16 fighters of examples/might-skirmish-windblade-elves
+    against a 16-fighter Zombie Family) in at most 200 ms.
+Also printed, for information: the same two from a cold start in a new process (importing
+listbuilder.odds and icepool included).
+
+Run: python benchmarks/bench_odds.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT, median_ms, report_line
+
+ELVES = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
+# A legal 89-point Zombie Family of 16 fighters, 13 of them basic (the example list has 14).
+ZOMBIES_16 = """\
+system: might-skirmish
+name: Zombie Family (16)
+units:
+  - unit: Hunter
+    count: 2
+  - unit: Shambler
+    count: 4
+  - unit: Rotting Hound
+    count: 2
+  - unit: Crow Swarm
+    count: 5
+  - unit: Grave Digger
+  - unit: Blunderbuss Uncle
+  - unit: Cousin Sniper
+"""
+TARGET_MS = 200.0
+
+
+def power_units():
+    from listbuilder.model import Unit
+
+    return [Unit(name=f"Power {p}", stats={"speed": 6, "range": 6, "power": p, "traits": ()}) for p in range(1, 13)]
+
+
+def list_units(folder: Path):
+    from listbuilder.catalog import Catalogs
+    from listbuilder.commands import check_list
+    from listbuilder.odds import fielded
+
+    catalogs = Catalogs()
+    zombies = folder / "zombies16.yaml"
+    zombies.write_text(ZOMBIES_16)
+    elves, family = (fielded(check_list(p, catalogs)) for p in (ELVES, zombies))
+    assert len(elves) == len(family) == 16, (len(elves), len(family))
+    return catalogs, elves, family
+
+
+def timed(runs: int, work) -> list[float]:
+    from listbuilder.odds import clear_caches
+
+    times = []
+    for _ in range(runs):
+        clear_caches()
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def in_process(runs: int) -> tuple[float, float]:
+    from listbuilder.odds import matrix
+
+    with tempfile.TemporaryDirectory() as tmp:
+        catalogs, elves, family = list_units(Path(tmp))
+    srp, ms = catalogs.get("speed-range-power"), catalogs.get("might-skirmish")
+    powers = power_units()
+    srp_times = timed(runs, lambda: matrix(srp, powers, powers))
+    ms_times = timed(runs, lambda: matrix(ms, elves, family))
+    print(report_line("speed-range-power 12 x 12 matrix", srp_times))
+    print(f"  first run (icepool's own caches cold too): {srp_times[0] * 1000:.1f} ms")
+    print(report_line("might-skirmish 16 x 16 matrix", ms_times))
+    print(f"  first run: {ms_times[0] * 1000:.1f} ms")
+    return median_ms(srp_times), median_ms(ms_times)
+
+
+COLD = """\
+import json, sys, tempfile, time
+from pathlib import Path
+start = time.perf_counter()
+sys.path.insert(0, {bench!r})
+import bench_odds
+from listbuilder.odds import matrix
+imported = time.perf_counter()
+with tempfile.TemporaryDirectory() as tmp:
+    catalogs, elves, family = bench_odds.list_units(Path(tmp))
+t0 = time.perf_counter()
+powers = bench_odds.power_units()
+matrix(catalogs.get("speed-range-power"), powers, powers)
+t1 = time.perf_counter()
+matrix(catalogs.get("might-skirmish"), elves, family)
+t2 = time.perf_counter()
+print(json.dumps({{"import": imported - start, "srp": t1 - t0, "ms": t2 - t1}}))
+"""
+
+
+def cold(runs: int) -> None:
+    figures: dict[str, list[float]] = {"import": [], "srp": [], "ms": []}
+    code = COLD.format(bench=str(Path(__file__).resolve().parent))
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+        for key, value in json.loads(out.stdout).items():
+            figures[key].append(value)
+    print(report_line("cold: import odds and icepool", figures["import"]))
+    print(report_line("cold: speed-range-power 12 x 12", figures["srp"]))
+    print(report_line("cold: might-skirmish 16 x 16", figures["ms"]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21, help="timed runs of each matrix (default 21)")
+    args = parser.parse_args()
+    srp, ms = in_process(args.runs)
+    cold(max(3, args.runs // 4))
+    ok = srp <= TARGET_MS and ms <= TARGET_MS
+    print(f"targets: each matrix at most {TARGET_MS:.0f} ms with fresh caches; medians {srp:.1f} ms and {ms:.1f} ms")
+    print("PASS" if ok else "MISS", "(figures above are medians on this machine)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

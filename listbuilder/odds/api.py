@@ -1,0 +1,239 @@
+"""Exact matchup odds: one unit against another, a list against a list, and a rules card's tables.
+
+``matchup`` looks up the mechanic in the rule set's odds file, checks the situation keywords
+against the options it declares, and runs the engine of its kind. Answers are cached per
+process, keyed by the units' stats and the situation, so a matrix of a list against itself
+pays once for each distinct pairing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..catalog import System
+from ..costing import unit_cost
+from ..errors import ErrorDetail, did_you_mean
+from ..model import Unit
+from ..record import Record, record
+from ..report import Report
+from . import dice, load, pools, tables
+from .load import load_odds
+from .results import CardTable, Tally, figure, percent
+from .situation import ImpossibleMatchup, OddsError, resolve
+from .spec import BandedSave, HitsPerCasualty, Mechanic, OpposedPools, PairedRolls, RatioTable, UnitMelee
+
+Engine = Callable[[System, Any, Unit, Unit, dict[str, Any]], Tally]
+ENGINES: dict[type, Engine] = {
+    RatioTable: tables.ratio_table,
+    BandedSave: tables.banded_save,
+    PairedRolls: tables.paired_rolls,
+    OpposedPools: pools.opposed_pools,
+    HitsPerCasualty: pools.hits_per_casualty,
+    UnitMelee: pools.unit_melee,
+}
+CARDS: dict[type, Callable[[System, Any], list[CardTable]]] = {
+    RatioTable: tables.ratio_table_card,
+    BandedSave: tables.banded_save_card,
+    PairedRolls: tables.paired_rolls_card,
+    OpposedPools: pools.opposed_pools_card,
+    HitsPerCasualty: pools.hits_per_casualty_card,
+    UnitMelee: lambda system, m: [],
+}
+
+
+@record
+class Chance(Record):
+    """One named result of a matchup and its exact chance."""
+
+    name: str
+    chance: Fraction
+
+    @property
+    def percent(self) -> str:
+        return percent(self.chance)
+
+
+@record
+class Outcome(Record):
+    """The exact result of one matchup: each named result's chance, in order, and what it costs each side.
+
+    ``expected_kills`` is the expected number of the target's models removed; ``expected_losses``
+    the attacker's. ``truncation`` bounds the chance of the rare rolls an exploding die's chain
+    was cut short in (0 for every mechanic without exploding dice): each chance is exact for
+    the game in which a chain stops there, and within that bound of the unending one.
+    """
+
+    system: str
+    mechanic: str
+    title: str
+    attacker: str
+    target: str
+    results: tuple[Chance, ...]
+    expected_kills: Fraction
+    expected_losses: Fraction
+    situation: tuple[tuple[str, Any], ...]
+    truncation: Fraction = Fraction(0)
+
+    def __getitem__(self, name: str) -> Fraction:
+        for r in self.results:
+            if r.name == name:
+                return r.chance
+        raise KeyError(f"no result '{name}'; the results are: {', '.join(r.name for r in self.results)}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.results)
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(result, chance as printed) rows, then the expected kills."""
+        return [(r.name, r.percent) for r in self.results] + [("expected kills", figure(self.expected_kills))]
+
+
+_MATCHUPS: dict[tuple[Any, ...], Tally | OddsError] = {}
+
+
+def _unit_key(unit: Unit) -> tuple[Any, ...]:
+    return (unit.name, unit.leader, tuple(sorted(unit.stats.items())))
+
+
+def mechanic_of(system: System, mechanic: str | None = None) -> Mechanic:
+    """The rule set's named mechanic, or its default one for matchups."""
+    odds = load_odds(system)
+    chosen = odds.mechanic(mechanic or odds.matchup)
+    if chosen is None:
+        ids = [m.id for m in odds.mechanics]
+        hint = did_you_mean(str(mechanic), ids) or f"its mechanics: {', '.join(ids)}"
+        raise OddsError(f"{system.id} has no mechanic '{mechanic}'", details=[ErrorDetail(message=hint)])
+    return chosen
+
+
+def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | None = None, **situation: Any) -> Outcome:
+    """The exact odds of ``attacker`` against ``target`` under the rule set's dice.
+
+    ``mechanic`` picks one of the rule set's mechanics (default: its odds file's ``matchup``);
+    ``situation`` gives that mechanic's options (``cover='soft'``, ``defending=True``...), each
+    with the default its odds file documents. Raises ``OddsError`` for an unknown option or a
+    bad value, and ``ImpossibleMatchup`` when the rules do not allow the attack at all.
+    """
+    m = mechanic_of(system, mechanic)
+    values = resolve(system, m, situation)
+    # id(m): a reloaded (edited) odds file is a new object, so its answers are computed afresh
+    key = (system.id, id(m), _unit_key(attacker), _unit_key(target), tuple(sorted(values.items())))
+    found = _MATCHUPS.get(key)
+    if found is None:
+        try:
+            found = ENGINES[type(m)](system, m, attacker, target, values)
+        except OddsError as exc:
+            found = exc
+        _MATCHUPS[key] = found
+    if isinstance(found, OddsError):
+        raise found
+    return Outcome(
+        system=system.id,
+        mechanic=m.id,
+        title=m.title,
+        attacker=attacker.name,
+        target=target.name,
+        results=tuple(Chance(name=n, chance=c) for n, c in found.results),
+        expected_kills=found.kills,
+        expected_losses=found.losses,
+        situation=tuple(values.items()),
+        truncation=found.truncation,
+    )
+
+
+@record
+class Matrix(Record):
+    """Every unit of one side against every unit of the other.
+
+    ``cells[i][j]`` is the outcome of ``attackers[i]`` attacking ``targets[j]``, or ``None``
+    where the rules do not allow it (it then counts as no kills). For rule sets costed in
+    points, ``efficiency[i]`` is attacker i's expected kills per 100 points it costs, averaged
+    over the other side's units (so a unit fielded twice there counts twice).
+    """
+
+    system: str
+    mechanic: str
+    attackers: tuple[Unit, ...]
+    targets: tuple[Unit, ...]
+    cells: tuple[tuple[Outcome | None, ...], ...]
+    costs: tuple[int, ...] | None
+    efficiency: tuple[Fraction | None, ...] | None
+
+    def expected_kills(self, i: int, j: int) -> Fraction:
+        cell = self.cells[i][j]
+        return cell.expected_kills if cell is not None else Fraction(0)
+
+    def rows(self) -> list[tuple[str, ...]]:
+        """The matrix as printed: a heading row, then one row per attacker of expected kills."""
+        head: tuple[str, ...] = ("", *(u.name for u in self.targets))
+        if self.efficiency is not None:
+            head += ("kills per 100 pts",)
+        out = [head]
+        for i, unit in enumerate(self.attackers):
+            cells = tuple("–" if c is None else figure(c.expected_kills) for c in self.cells[i])
+            if self.efficiency is not None:
+                eff = self.efficiency[i]
+                cells += ("–" if eff is None else figure(eff),)
+            out.append((unit.name, *cells))
+        return out
+
+
+def matrix(
+    system: System, units_a: Sequence[Unit], units_b: Sequence[Unit], *, mechanic: str | None = None, **situation: Any
+) -> Matrix:
+    """Each unit of ``units_a`` attacking each unit of ``units_b`` (see ``Matrix``)."""
+    m = mechanic_of(system, mechanic)
+    cells = []
+    for attacker in units_a:
+        row = []
+        for target in units_b:
+            try:
+                row.append(matchup(system, attacker, target, mechanic=m.id, **situation))
+            except ImpossibleMatchup:
+                row.append(None)
+        cells.append(tuple(row))
+    costs = efficiency = None
+    if system.size_unit == "points":
+        costs = tuple(unit_cost(system, u) for u in units_a)
+        efficiency = tuple(
+            None
+            if not cost or not units_b
+            else sum((c.expected_kills for c in row if c is not None), Fraction(0)) / len(units_b) * 100 / cost
+            for cost, row in zip(costs, cells, strict=True)
+        )
+    return Matrix(
+        system=system.id,
+        mechanic=m.id,
+        attackers=tuple(units_a),
+        targets=tuple(units_b),
+        cells=tuple(cells),
+        costs=costs,
+        efficiency=efficiency,
+    )
+
+
+def fielded(report: Report) -> list[Unit]:
+    """Every unit a list fields, one per copy: a line of 4 Windblades gives 4."""
+    return [line.entry.unit for line in report.lines for _ in range(line.entry.count)]
+
+
+def card_odds(system: System) -> list[CardTable]:
+    """The rules card's core tables with their odds, as rows of strings (the odds file's ``card``)."""
+    odds = load_odds(system)
+    out: list[CardTable] = []
+    for mechanic_id in odds.card:
+        m = odds.mechanic(mechanic_id)
+        if m is not None:
+            out += CARDS[type(m)](system, m)
+    return out
+
+
+def clear_caches() -> None:
+    """Forget every cached answer, distribution and odds file (for benchmarks and tests)."""
+    _MATCHUPS.clear()
+    load._CACHE.clear()
+    dice.clear()
+    pools._casualties.cache_clear()

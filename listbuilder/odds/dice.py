@@ -1,0 +1,130 @@
+"""Exact dice distributions with icepool, cached: the only module of listbuilder that imports it.
+
+icepool keeps each distribution as whole-number weights over a common denominator, so every
+chance here is an exact ``Fraction``. A die that explodes (a natural 6 adds a die, which may
+itself explode) is followed for a fixed number of further dice; the chance that any chain is
+cut short is returned beside the answer as a bound, never silently ignored.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from fractions import Fraction
+from functools import cache
+from itertools import accumulate
+
+import icepool
+
+from ..record import Record, record
+
+_CHAIN = 1000  # an exploding face is coded as _CHAIN + its successes, so a sum counts both apart
+
+
+@record
+class Dist(Record):
+    """A distribution as sorted outcomes, whole-number weights, running totals and a denominator."""
+
+    outcomes: tuple[int, ...]
+    weights: tuple[int, ...]
+    cumulative: tuple[int, ...]
+    denominator: int
+
+    def chance(self, outcome: int) -> Fraction:
+        i = bisect_left(self.outcomes, outcome)
+        hit = i < len(self.outcomes) and self.outcomes[i] == outcome
+        return Fraction(self.weights[i], self.denominator) if hit else Fraction(0)
+
+    def below(self, outcome: int) -> int:
+        """The weight of outcomes less than ``outcome``."""
+        i = bisect_left(self.outcomes, outcome)
+        return self.cumulative[i - 1] if i else 0
+
+    def at_most(self, outcome: int) -> int:
+        i = bisect_right(self.outcomes, outcome)
+        return self.cumulative[i - 1] if i else 0
+
+    def items(self) -> list[tuple[int, Fraction]]:
+        return [(o, Fraction(w, self.denominator)) for o, w in zip(self.outcomes, self.weights, strict=True)]
+
+
+def as_dist(die: icepool.Die) -> Dist:
+    outcomes = tuple(int(o) for o in die.outcomes())
+    weights = tuple(int(die.quantity(o)) for o in outcomes)
+    return Dist(outcomes=outcomes, weights=weights, cumulative=tuple(accumulate(weights)), denominator=sum(weights))
+
+
+@cache
+def total(dice: int, sides: int, keep_highest: int | None = None) -> Dist:
+    """The sum of NdX, keeping the highest K dice if asked (4D6 drop the lowest: keep 3)."""
+    die = icepool.d(sides)
+    if keep_highest is None or keep_highest >= dice:
+        return as_dist(dice @ die)
+    return as_dist(die.highest(dice, keep_highest))
+
+
+@cache
+def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> icepool.Die:
+    """Successes from one die and the dice it adds: success when roll + modifier >= need;
+    a natural roll of ``explode_on`` or more adds a die (up to ``depth`` further dice)."""
+
+    def code(face: int) -> int:
+        success = int(face + modifier >= need)
+        return _CHAIN + success if explode_on is not None and face >= explode_on else success
+
+    coded = icepool.d(sides).map(code)
+    if explode_on is not None and depth > 0:
+        coded = coded.explode(lambda o: o >= _CHAIN, depth=depth)
+    return coded.map(lambda o: o % _CHAIN)
+
+
+@cache
+def pool(dice: int, sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> Dist:
+    """Total successes of ``dice`` dice (see ``chain``); no dice, no successes."""
+    if dice <= 0:
+        return as_dist(icepool.Die([0]))
+    return as_dist(dice @ chain(sides, need, modifier, explode_on, depth))
+
+
+def cut_short(dice: int, sides: int, explode_on: int | None, depth: int) -> Fraction:
+    """A bound on the chance that any of ``dice`` exploding chains was cut short at ``depth``."""
+    if explode_on is None or dice <= 0:
+        return Fraction(0)
+    return dice * Fraction(sides - explode_on + 1, sides) ** (depth + 1)
+
+
+@cache
+def count_at_least(dice: int, sides: int, face: int) -> Dist:
+    """How many of ``dice`` dice roll ``face`` or more (hits on a 6)."""
+    if dice <= 0:
+        return as_dist(icepool.Die([0]))
+    return as_dist(dice @ icepool.d(sides).map(lambda f: int(f >= face)))
+
+
+def compare(a: Dist, b: Dist) -> tuple[Fraction, Fraction, Fraction]:
+    """The chances that ``a`` beats, ties and loses to ``b``, exactly."""
+    greater = equal = 0
+    for outcome, weight in zip(b.outcomes, b.weights, strict=True):
+        below_or_equal = a.at_most(outcome)
+        greater += weight * (a.denominator - below_or_equal)
+        equal += weight * (below_or_equal - a.below(outcome))
+    whole = a.denominator * b.denominator
+    return Fraction(greater, whole), Fraction(equal, whole), Fraction(whole - greater - equal, whole)
+
+
+def faces_chance(sides: int, faces: set[int]) -> Fraction:
+    return Fraction(len([f for f in range(1, sides + 1) if f in faces]), sides)
+
+
+def joint(classify: object, dice: list[icepool.Die]) -> dict[object, Fraction]:
+    """The chance of each value of ``classify(*rolls)`` over every joint roll of ``dice``."""
+    die = icepool.map(classify, *dice, star=False)  # type: ignore[arg-type]
+    return {o: die.probability(o) for o in die.outcomes()}
+
+
+def d(sides: int) -> icepool.Die:
+    return icepool.d(sides)
+
+
+def clear() -> None:
+    for f in (total, chain, pool, count_at_least):
+        f.cache_clear()
