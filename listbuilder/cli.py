@@ -285,6 +285,14 @@ def render(
         bool, typer.Option("--strict", help="Refuse to print a list that breaks a rule (or warns).")
     ] = False,
     templates: TemplatesOption = None,
+    vs: Annotated[
+        Path | None,
+        typer.Option(
+            "--vs",
+            help="An opponent's list: add the odds of each of your units attacking each of theirs.",
+            show_default=False,
+        ),
+    ] = None,
     catalogs: CatalogsOption = None,
 ) -> None:
     """Print lists: a roster for each, then a reference sheet of the rules their units use.
@@ -314,6 +322,7 @@ def render(
             only=only,  # type: ignore[arg-type]
             strict=strict,
             templates=templates,
+            vs=vs,
         )
     except ListbuilderError as exc:
         _fail(exc)
@@ -478,6 +487,163 @@ def set_(
 
     try:
         _edited(set_key(file, open_catalogs(catalogs), key, value), f"{key} set to {value}")
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command()
+def odds(
+    args: Annotated[
+        list[str],
+        typer.Argument(
+            help="SYSTEM ATTACKER TARGET [OPTION=VALUE...], or LIST_A.yaml LIST_B.yaml [OPTION=VALUE...]. "
+            "A unit is a catalog unit's name or a statline such as class=Beast,might=6.",
+            show_default=False,
+        ),
+    ],
+    mechanic: Annotated[
+        str | None, typer.Option("--mechanic", help="Which of the rule set's dice mechanics (default: its main one).")
+    ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Show each chance as an exact fraction too.")] = False,
+    as_json: JsonOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Exact odds from the rule set's dice: one matchup, or every unit of one list against another's.
+
+    The situation (cover, defending, which fight of the turn...) follows as OPTION=VALUE;
+    an unknown option lists the ones the rule set has.
+
+    Example: listbuilder odds might-skirmish class=Beast,might=6 "Grandpa Bones" attack=melee
+    """
+    from .commands import check_list, open_catalogs
+    from .errors import ErrorDetail, InputError
+
+    try:
+        books = open_catalogs(catalogs)
+        if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
+            from .odds.ask import list_matrix, matrix_json, matrix_text, read_situation
+
+            a, b = check_list(Path(args[0]), books), check_list(Path(args[1]), books)
+            if a.system.id != b.system.id:
+                raise InputError(
+                    f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
+                    details=[ErrorDetail(message="odds compare lists of one rule set")],
+                )
+            situation = read_situation(a.system, mechanic, args[2:])
+            grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **situation)
+            typer.echo(matrix_json(grid, a, b, columns) if as_json else matrix_text(grid, a, b, columns))
+            return
+        if len(args) < 3:
+            raise InputError(
+                "odds needs a rule set and two units, or two list files",
+                details=[
+                    ErrorDetail(message="listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml")
+                ],
+            )
+        from .odds.ask import one_matchup, outcome_json, outcome_text
+
+        outcome = one_matchup(books.get(args[0]), args[1], args[2], mechanic, args[3:])
+        typer.echo(outcome_json(outcome) if as_json else outcome_text(outcome, exact))
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command()
+def schema(
+    system: Annotated[
+        str | None, typer.Argument(help="A rule set id (default: one schema for every rule set).")
+    ] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write it to this file.")] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Write the JSON Schema of list files, for editors (VS Code's YAML extension and others).
+
+    A list whose first line is '# yaml-language-server: $schema=FILE' is then completed and
+    checked as it is typed.
+
+    Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
+    """
+    from .commands import open_catalogs, write_output
+    from .listschema import all_lists_schema, list_schema, schema_text
+
+    try:
+        books = open_catalogs(catalogs)
+        text = schema_text(list_schema(books.get(system)) if system else all_lists_schema(books))
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_output(output, text)
+            typer.echo(f"wrote {output}")
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command()
+def export(
+    file: Annotated[Path, typer.Argument(help="The list file.", show_default=False)],
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="text, markdown or json (for sharing), or yaml (a list file).")
+    ] = "text",
+    embed: Annotated[
+        bool, typer.Option("--embed", help="With --format yaml: write every catalog unit out in full.")
+    ] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write it to this file.")] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Write a short version of a list for a forum post or a chat message, or a self-contained list.
+
+    'listbuilder import' reads the text, markdown and json versions back, exactly.
+
+    Example: listbuilder export zombies.yaml --format markdown
+    """
+    from .commands import check_list, open_catalogs, write_output
+    from .errors import ErrorDetail, InputError
+    from .exchange import embed as embedded
+    from .exchange import export_json, export_markdown, export_text
+
+    writers = {"text": export_text, "markdown": export_markdown, "json": export_json, "yaml": embedded}
+    try:
+        if format not in writers:
+            raise InputError(
+                f"unknown format '{format}'", details=[ErrorDetail(message="use text, markdown, json or yaml")]
+            )
+        if (format == "yaml") != embed:
+            raise InputError(
+                "--embed goes with --format yaml", details=[ErrorDetail(message="export FILE --format yaml --embed")]
+            )
+        text = writers[format](check_list(file, open_catalogs(catalogs)))
+        if output is None:
+            typer.echo(text, nl=not text.endswith("\n"))
+        else:
+            write_output(output, text, inputs=[file])
+            typer.echo(f"wrote {output}")
+    except ListbuilderError as exc:
+        _fail(exc)
+
+
+@app.command(name="import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A list exported as text, markdown or json.", show_default=False)],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="The list file to write (default: print it).")
+    ] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Read a list exported as text, markdown or json (say, from a forum post) back into a list file.
+
+    Example: listbuilder import forum-post.txt -o zombies.yaml
+    """
+    from .commands import open_catalogs, write_output
+    from .exchange import import_text
+    from .yamlfile import read_text
+
+    try:
+        text = import_text(read_text(file, "exported list"), file, open_catalogs(catalogs))
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_output(output, text, inputs=[file], overwrite=False)
+            typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         _fail(exc)
 

@@ -195,3 +195,28 @@ def create_list(
 
         raise OutputError(f"cannot write: {exc.strerror or exc}", file=target) from None
     return written
+
+
+def write_output(target: Path, text: str, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
+    """Write a text output atomically; never over one of the command's inputs, and never over an
+    existing file unless ``overwrite``."""
+    from .errors import OutputError
+    from .yamlfile import atomic_write
+
+    for source in inputs:
+        if source.resolve() == target.resolve():
+            raise InputError(
+                "refusing to write over an input file",
+                file=target,
+                details=[ErrorDetail(message="choose another output name with -o")],
+            )
+    if not overwrite and target.exists():
+        raise InputError(
+            "refusing to overwrite an existing file",
+            file=target,
+            details=[ErrorDetail(message="choose another name with -o")],
+        )
+    try:
+        atomic_write(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise OutputError(f"cannot write: {exc.strerror or exc}", file=target) from None

@@ -7,6 +7,7 @@ A render refuses to write over one of its own inputs.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
@@ -92,9 +93,22 @@ def render_lists(
     only: Only | None = None,
     strict: bool = False,
     templates: Path | None = None,
+    vs: Path | None = None,
 ) -> list[Written]:
-    """Render lists: into one document at ``output``, or each beside itself as NAME.pdf."""
+    """Render lists: into one document at ``output``, or each beside itself as NAME.pdf.
+
+    ``vs`` names an opponent's list: each list's reference sheet then carries the odds of
+    each of its units attacking each unit of the opponent's."""
     reports = [check_list(p, catalogs) for p in paths]
+    opponent = check_list(vs, catalogs) if vs is not None else None
+    if opponent is not None:
+        for r in reports:
+            if r.system.id != opponent.system.id:
+                raise InputError(
+                    f"--vs: {r.army.name} is a {r.system.id} list but {opponent.army.name} is {opponent.system.id}",
+                    file=vs,
+                    details=[ErrorDetail(message="odds compare lists of one rule set")],
+                )
     if output is not None:
         output_format(output)  # a bad name fails before any work
     if strict:
@@ -113,7 +127,7 @@ def render_lists(
     )
     written = []
     for target, group in groups:
-        written.append(_write_lists(target, group, paths, paper, only, strict, templates))
+        written.append(_write_lists(target, group, paths, paper, only, strict, templates, opponent))
     return written
 
 
@@ -125,12 +139,16 @@ def _write_lists(
     only: Only | None,
     strict: bool,
     templates: Path | None,
+    opponent: Report | None = None,
 ) -> Written:
     fmt = output_format(target)
     standalone = fmt == "html"
+    references = sheets.reference_sheet(reports) if only != "roster" else []
+    if opponent is not None:
+        references = [_with_matchups(sheet, reports, opponent) for sheet in references]
     html = render_document(
         rosters=[sheets.roster(r, strict) for r in reports] if only != "reference" else [],
-        references=sheets.reference_sheet(reports) if only != "roster" else [],
+        references=references,
         title=" · ".join(r.army.name for r in reports),
         paper=paper,
         user_templates=templates,
@@ -143,6 +161,18 @@ def _write_lists(
         lists=tuple(r.army.name for r in reports),
         illegal=tuple(r.army.name for r in reports if not r.legal(strict)),
     )
+
+
+def _with_matchups(sheet: sheets.ReferenceSheet, reports: Sequence[Report], opponent: Report) -> sheets.ReferenceSheet:
+    from .odds.ask import matrix_view  # the dice library loads only for --vs
+
+    views = []
+    for r in reports:
+        if r.system.id == sheet.system_id == opponent.system.id:
+            # One direction, the list's units attacking: the grid is the slowest thing on the
+            # page to lay out, and `listbuilder odds THEIRS MINE` gives the other way round.
+            views.append(matrix_view(r.system, r, opponent))
+    return dataclasses.replace(sheet, matchups=tuple(views))
 
 
 def render_card(

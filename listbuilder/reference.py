@@ -61,6 +61,9 @@ class Table(Record):
     given: bool = doc("false when the text refers to the table but does not give it", default=True)
     uses: Uses | None = doc("when it belongs on a reference sheet; leave out for always", default=None)
     filter_rows: bool = doc("on a reference sheet, keep only rows whose first cell a unit uses", default=False)
+    on_card: bool = doc(
+        "false when the rules card shows this table with its odds instead (see odds.yaml's 'card')", default=True
+    )
     in_play: bool = doc(
         "false for tables used only when building a force: the card prints them, sheets do not", default=True
     )

@@ -93,7 +93,7 @@ class Roster(Record):
 class Block(Record):
     """One item of a two-column sheet: a table, a rule, the turn sequence..."""
 
-    kind: Literal["turn", "table", "rule", "glossary", "force", "rulings"]
+    kind: Literal["turn", "table", "rule", "glossary", "force", "rulings", "odds"]
     item: Any
     weight: int
 
@@ -153,6 +153,8 @@ class ReferenceSheet(Record):
     rules: tuple[SpecialRule, ...]
     glossary: tuple[GlossaryEntry, ...]
     columns: Columns
+    system_id: str = ""
+    matchups: tuple[Any, ...] = ()  # odds matrices against an opponent (render --vs), as plain data
 
 
 @record
@@ -274,6 +276,7 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
                 rules=rules,
                 glossary=glossary,
                 columns=balance(blocks),
+                system_id=system.id,
             )
         )
     return sheets
@@ -302,7 +305,10 @@ def card(system: System) -> Card:
     if ref.turn.phases:
         weight = 2 + _lines(ref.turn.note) + sum(_lines(p.summary, 55) for p in ref.turn.phases)
         blocks.append(Block(kind="turn", item=ref.turn, weight=weight))
-    blocks += [_table_block(t) for t in ref.tables]
+    odds_tables = _card_odds(system)
+    # A table the card prints with its odds is not printed a second time without them.
+    blocks += [_table_block(t) for t in ref.tables if t.on_card or not odds_tables]
+    blocks += [Block(kind="odds", item=t, weight=3 + len(t.rows)) for t in odds_tables]
     blocks += [_rule_block(r) for r in ref.rules]
     costing = _costing(system)
     blocks.append(
@@ -321,6 +327,16 @@ def card(system: System) -> Card:
         costing=costing,
         columns=balance(blocks),
     )
+
+
+def _card_odds(system: System) -> list[Any]:
+    # The odds package (and its dice library) loads only for cards, never for validate.
+    from .odds import card_odds, load_odds
+
+    if not (system.folder / "odds.yaml").is_file():
+        return []
+    load_odds(system)  # a broken odds file is reported like any catalog file
+    return card_odds(system)
 
 
 def _costing(system: System) -> str:

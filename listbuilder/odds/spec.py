@@ -117,7 +117,7 @@ class Override(Record):
 class Band(Record):
     """One column of a ratio table: the ratio (side's stat / other's stat) it covers, and its numbers."""
 
-    column: str = doc("the column heading as printed, e.g. '≤1/4'")
+    column: str = doc("the column heading as printed, e.g. '¼ or less'")
     above: Ratio | None = doc("the ratio is greater than this", default=None)
     at_least: Ratio | None = doc("the ratio is at least this", default=None)
     below: Ratio | None = doc("the ratio is less than this", default=None)

@@ -1,0 +1,195 @@
+"""Share a list outside listbuilder, and take a shared one back.
+
+- ``export_text`` and ``export_markdown``: a short version for a chat message or forum post,
+  exact enough to read back (the format is in ``textformat``), e.g.
+  ``1x Old Mother [Monster, Might 20] - 20 points``.
+- ``export_json``: the same for programs, in the structure below.
+- ``import_text``: any of the three back into list-file YAML. Costs, totals and verdicts in the
+  text are not read: listbuilder judges the list again.
+- ``embed``: the list as YAML with every catalog unit written out as a custom unit, so it
+  validates with its rule set alone, no unit catalogs: for a friend whose catalogs differ.
+
+Every export records the catalog revision (the list's own, or the current one if it has none),
+so a list shared today is warned about units that change later. YAML comments, and a custom
+unit's ``notes`` and ``source``, are not carried by the text formats.
+
+JSON structure (``format_version`` 1; later versions may add fields, none will change meaning)::
+
+    {
+      "format": "listbuilder-list", "format_version": 1,
+      "system": "might-skirmish", "system_name": "Might Skirmish", "revision": 1,
+      "name": "Monster Mash",
+      "limit": 100,                   # null when the list has none
+      "unit": "points",               # or "figures": what limit, total and costs count
+      "total": 114, "models": 9, "legal": false,
+      "entries": [                    # in list order
+        {"unit": "Hunter", "count": 3, "leader": false, "custom": false, "each": 10, "cost": 30},
+        {"unit": "Old Mother", "count": 1, "leader": false, "custom": true, "each": 20, "cost": 20,
+         "stats": {"class": "Monster", "might": 20},   # custom entries only, keyed as in list files
+         "notes": ""}                                   # custom entries only
+      ],
+      "problems": [{"severity": "error", "rule": "...", "rule_id": "points-limit",
+                    "message": "14 points over the 100-point limit (114 of 100)", "entry": null}]
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .catalog import Catalogs
+from .errors import ErrorDetail, InputError, did_you_mean
+from .listwriter import catalog_entry, custom_entry, dump_list, list_data
+from .report import Report
+from .textformat import encodable, from_text, models_in, revision_of, to_markdown, to_text
+from .yamlfile import MAX_FILE_BYTES, Document
+
+FORMAT = "listbuilder-list"
+FORMAT_VERSION = 1
+EMBED_COMMENT = "# Every unit is written out in full, so this list needs only its rule set, not the unit catalogs.\n"
+
+
+def export_text(report: Report) -> str:
+    """The list as short plain text for a chat message or forum post; ``import_text`` reads it back."""
+    return to_text(report)
+
+
+def export_markdown(report: Report) -> str:
+    """The list as markdown for a forum: a heading and a bullet list; ``import_text`` reads it back."""
+    return to_markdown(report)
+
+
+def export_json(report: Report) -> str:
+    """The list as JSON for programs (structure in the module docstring), indented, ending in a newline."""
+    d = report.system.definition
+    entries = []
+    for line in report.lines:
+        e = line.entry
+        item: dict[str, Any] = {
+            "unit": e.unit.name,
+            "count": e.count,
+            "leader": e.leader,
+            "custom": e.custom,
+            "each": line.unit_cost,
+            "cost": line.cost,
+        }
+        if e.custom:
+            item["stats"] = {k: list(v) if isinstance(v, tuple) else v for k, v in e.unit.stats.items()}
+            item["notes"] = e.unit.notes
+        entries.append(item)
+    data = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "system": d.id,
+        "system_name": d.name,
+        "revision": revision_of(report),
+        "name": report.army.name,
+        "limit": report.limit,
+        "unit": report.unit,
+        "total": report.total,
+        "models": models_in(report),
+        "legal": report.legal(),
+        "entries": entries,
+        "problems": [p.as_json() for p in report.problems],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def embed(report: Report) -> str:
+    """The list as YAML with every unit written out as a custom unit (name, stats, leader, notes)."""
+    system = report.system
+    units = [custom_entry(system, ln.entry.unit, ln.entry.count, ln.entry.leader) for ln in report.lines]
+    # The units are written as they are now, so the list records the current catalog revision.
+    return dump_list(
+        list_data(system, report.army.name, report.limit, system.definition.revision, units), EMBED_COMMENT
+    )
+
+
+def import_text(text: str, source: Path, catalogs: Catalogs) -> str:
+    """List-file YAML from a text, markdown or JSON export; ``InputError`` (naming lines) if it is not one.
+
+    ``source`` names the text in error messages.
+    """
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"the text is {len(text):,} characters; an exported list is far shorter", file=source)
+    if not encodable(text):
+        raise InputError("the text holds characters that are not valid Unicode", file=source)
+    if text.lstrip().startswith("{"):
+        return dump_list(_read_json(text, source, catalogs))
+    return dump_list(from_text(text, source, catalogs))
+
+
+def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
+    """The list data of an ``export_json`` document."""
+
+    def fail(message: str, path: tuple[str | int, ...] = (), hint: str | None = None) -> InputError:
+        details = [ErrorDetail(message=message, path=path, hint=hint)]
+        return InputError("this is not a list exported by listbuilder as JSON", file=source, details=details)
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        detail = ErrorDetail(message=exc.msg, line=exc.lineno, column=exc.colno)
+        raise InputError("this is not valid JSON", file=source, details=[detail]) from None
+    except (ValueError, RecursionError):
+        raise InputError("this JSON cannot be read: nested too deeply or a number too large", file=source) from None
+    if not encodable(json.dumps(data, ensure_ascii=False)):
+        raise InputError("the JSON holds characters that are not valid Unicode", file=source)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise fail(f'expected an object with "format": "{FORMAT}"', hint="export the list with --format json")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise fail(f"this listbuilder reads format_version {FORMAT_VERSION}", ("format_version",))
+    system_id = data.get("system")
+    if not isinstance(system_id, str) or system_id not in catalogs.ids():
+        shown = system_id if isinstance(system_id, str) else "?"
+        hint = did_you_mean(shown, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
+        raise fail(f"unknown rule set '{shown}'", ("system",), hint)
+    system = catalogs.get(system_id)
+    name, limit, revision, entries = (data.get(k) for k in ("name", "limit", "revision", "entries"))
+    if not isinstance(name, str) or not name.strip():
+        raise fail("expected the list's name as text", ("name",))
+    for key, value in (("limit", limit), ("revision", revision)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise fail("expected a whole number of at least 1, or null", (key,))
+    if not isinstance(entries, list):
+        raise fail("expected a list of entries", ("entries",))
+    details: list[ErrorDetail] = []
+    units = []
+    for i, e in enumerate(entries):
+        path: tuple[str | int, ...] = ("entries", i)
+        e = e if isinstance(e, dict) else {}
+        unit_name, count, leader, custom = (e.get(k) for k in ("unit", "count", "leader", "custom"))
+        if not (
+            isinstance(unit_name, str)
+            and isinstance(count, int)
+            and not isinstance(count, bool)
+            and count >= 1
+            and isinstance(leader, bool)
+            and isinstance(custom, bool)
+        ):
+            message = "an entry needs 'unit' (text), 'count' (at least 1), 'leader' and 'custom' (true or false)"
+            details.append(ErrorDetail(message=message, path=path))
+        elif not custom:
+            unit = system.find_unit(unit_name.strip())
+            if unit is None:
+                hint = did_you_mean(unit_name, [u.name for u in system.units.values()])
+                message = f"no unit '{unit_name}' in the {system.id} catalogs"
+                details.append(ErrorDetail(message=message, path=(*path, "unit"), hint=hint))
+            else:
+                units.append(catalog_entry(unit, count, leader))
+        else:
+            stats, notes = e.get("stats"), e.get("notes", "")
+            if not isinstance(stats, dict) or not isinstance(notes, str):
+                details.append(ErrorDetail(message="a custom entry needs 'stats' (an object) and 'notes'", path=path))
+                continue
+            unit_data = {**stats, "name": unit_name, "leader": leader, "notes": notes}
+            doc = Document(path=source, data=unit_data, positions={}, text="")
+            found, errors = system.read_unit(unit_data, doc, (*path, "stats"))
+            details += errors
+            if found is not None:
+                units.append(custom_entry(system, found, count, leader))
+    if details:
+        raise InputError("this JSON list has errors", file=source, details=details)
+    return list_data(system, name, limit, revision, units)

@@ -1,0 +1,246 @@
+"""The odds commands' side of the odds: reading units and situations from the command line,
+and laying answers out as text or JSON. The library never prints; the CLI prints these."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..catalog import System
+from ..errors import ErrorDetail, InputError, did_you_mean
+from ..model import Unit
+from ..report import Report
+from ..yamlfile import Document
+from .api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
+from .results import figure, percent
+
+COMMAND_LINE = Path("command line")
+
+
+def read_unit(system: System, spec: str) -> Unit:
+    """A catalog unit by name ('Hunter'), or a statline ('class=Beast,might=6')."""
+    if "=" not in spec:
+        unit = system.find_unit(spec.strip())
+        if unit is None:
+            hint = did_you_mean(spec, [u.name for u in system.units.values()])
+            raise InputError(
+                f"no unit '{spec}' in the {system.id} catalogs",
+                file=COMMAND_LINE,
+                details=[
+                    ErrorDetail(
+                        message="give a catalog unit's name, or stats as KEY=VALUE,KEY=VALUE",
+                        hint=hint or f"'listbuilder catalog {system.id}' lists the units",
+                    )
+                ],
+            )
+        return unit
+    data: dict[str, Any] = {}
+    for part in spec.split(","):
+        key, _, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        stat = system.definition.stats.get(key)
+        if stat is not None and stat.kind == "number":
+            data[key] = int(value) if value.lstrip("-").isdigit() else value
+        elif stat is not None and stat.kind == "choices":
+            data[key] = [v for v in value.split("+") if v]
+        else:
+            data[key] = value
+    stats = system.definition.stats
+    label = ", ".join(
+        f"{stats[k].label} {v}" if stats[k].kind == "number" else str(v) for k, v in data.items() if k in stats
+    )
+    data.setdefault("name", label or spec)
+    unit, errors = system.read_unit(data, Document(path=COMMAND_LINE, data=data, positions={}, text=""), ())
+    if unit is None:
+        raise InputError(f"this statline cannot be read: '{spec}'", file=COMMAND_LINE, details=errors)
+    return unit
+
+
+def read_situation(system: System, mechanic: str | None, args: Sequence[str]) -> dict[str, Any]:
+    """``cover=soft defending fight=2`` as the mechanic's option values (checked by ``resolve``).
+
+    A flag may be given bare (``defending``) or as ``defending=yes``/``no``."""
+    options = mechanic_of(system, mechanic).options
+    out: dict[str, Any] = {}
+    for arg in args:
+        key, has_value, value = arg.partition("=")
+        key = key.strip().removeprefix("--").replace("-", "_")
+        option = options.get(key)
+        if option is not None and option.kind == "flag":
+            out[key] = value.strip().lower() not in ("false", "no", "0", "off") if has_value else True
+        elif not has_value:
+            raise InputError(
+                f"'{arg}' is not a situation",
+                file=COMMAND_LINE,
+                details=[
+                    ErrorDetail(
+                        message="give the situation as OPTION=VALUE, e.g. cover=soft",
+                        hint=did_you_mean(key, options) or f"the options: {', '.join(options)}",
+                    )
+                ],
+            )
+        elif option is not None and option.kind == "number" and value.strip().lstrip("-").isdigit():
+            out[key] = int(value)
+        else:
+            out[key] = value.strip()
+    return out
+
+
+def _chance(c: Fraction, exact: bool) -> str:
+    shown = percent(c)
+    return f"{shown:>7}  {c.numerator}/{c.denominator}" if exact and c not in (0, 1) else f"{shown:>7}"
+
+
+def situation_text(situation: Sequence[tuple[str, Any]]) -> str:
+    """``attack melee, cover partial, defending``: the situation as a player would say it."""
+    parts = []
+    for key, value in situation:
+        name = key.replace("_", " ")
+        if value is True:
+            parts.append(name)
+        elif value not in (None, False):
+            parts.append(f"{name} {value}")
+    return ", ".join(parts)
+
+
+def outcome_text(outcome: Outcome, exact: bool = False) -> str:
+    situation = situation_text(outcome.situation)
+    lines = [f"{outcome.title}: {outcome.attacker} against {outcome.target}" + (f" ({situation})" if situation else "")]
+    rows = [(r.name, _chance(r.chance, exact)) for r in outcome.results]
+    rows.append(("expected models removed", f"{figure(outcome.expected_kills):>7}"))
+    width = max(len(name) for name, _ in rows)
+    lines += [f"  {name:<{width}}  {shown}" for name, shown in rows]
+    if outcome.truncation:
+        lines.append(f"  (exploding dice followed 10 deep: each chance is within {float(outcome.truncation):.0e})")
+    return "\n".join(lines)
+
+
+def outcome_json(outcome: Outcome) -> str:
+    return json.dumps(
+        {
+            "system": outcome.system,
+            "mechanic": outcome.mechanic,
+            "attacker": outcome.attacker,
+            "target": outcome.target,
+            "situation": dict(outcome.situation),
+            "results": [{"name": r.name, "chance": float(r.chance), "exact": str(r.chance)} for r in outcome.results],
+            "expected_kills": float(outcome.expected_kills),
+            "truncation": float(outcome.truncation),
+        }
+    )
+
+
+def list_matrix(system: System, a: Report, b: Report, **situation: Any) -> tuple[Matrix, list[Unit], list[Unit]]:
+    """A's units (one row per entry) against B's: columns per entry of B, efficiency weighted by B's counts."""
+    rows = [line.entry.unit for line in a.lines]
+    every_b = fielded(b)
+    grid = matrix(system, rows, every_b, **situation)
+    columns = [line.entry.unit for line in b.lines]
+    return grid, rows, columns
+
+
+def matrix_cells(grid: Matrix, columns: Sequence[Unit]) -> list[list[Outcome | None]]:
+    """The grid's cells for each distinct column unit (its first fielded copy)."""
+    firsts = [next(j for j, u in enumerate(grid.targets) if u is unit) for unit in columns]
+    return [[row[j] for j in firsts] for row in grid.cells]
+
+
+def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> str:
+    cells = matrix_cells(grid, columns)
+    head = [
+        "",
+        *(
+            f"{u.name} ×{line.entry.count}" if line.entry.count > 1 else u.name
+            for u, line in zip(columns, b.lines, strict=True)
+        ),
+    ]
+    if grid.efficiency is not None:
+        head.append("kills/100 pts")
+    table = [head]
+    for i, line in enumerate(a.lines):
+        row = [line.entry.unit.name + (f" ×{line.entry.count}" if line.entry.count > 1 else "")]
+        row += ["–" if c is None else figure(c.expected_kills) for c in cells[i]]
+        if grid.efficiency is not None:
+            eff = grid.efficiency[i]
+            row.append("–" if eff is None else figure(eff))
+        table.append(row)
+    widths = [max(len(r[k]) for r in table) for k in range(len(head))]
+    out = [
+        f"{a.army.name} against {b.army.name} ({grid.system}, {grid.mechanic}): expected models removed by one attack"
+    ]
+    for r in table:
+        out.append(
+            "  " + "  ".join(c.rjust(w) if k else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True)))
+        )
+    out.append("  – : the rules allow no such attack")
+    return "\n".join(out)
+
+
+def matrix_json(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> str:
+    cells = matrix_cells(grid, columns)
+    return json.dumps(
+        {
+            "system": grid.system,
+            "mechanic": grid.mechanic,
+            "attackers": [line.entry.unit.name for line in a.lines],
+            "targets": [u.name for u in columns],
+            "expected_kills": [[None if c is None else float(c.expected_kills) for c in row] for row in cells],
+            "kills_per_100_points": None
+            if grid.efficiency is None
+            else [None if e is None else float(e) for e in grid.efficiency],
+        }
+    )
+
+
+def one_matchup(system: System, attacker: str, target: str, mechanic: str | None, args: Sequence[str]) -> Outcome:
+    return matchup(
+        system,
+        read_unit(system, attacker),
+        read_unit(system, target),
+        mechanic=mechanic,
+        **read_situation(system, mechanic, args),
+    )
+
+
+HEAT_STEPS = (Fraction(1, 20), Fraction(3, 20), Fraction(3, 10), Fraction(1, 2))
+
+
+def heat(kills: Fraction | None) -> int:
+    """0 (no attack, or under 5%) to 4 (half a model or more): how dark a printed cell is."""
+    if kills is None:
+        return 0
+    return sum(1 for step in HEAT_STEPS if kills >= step)
+
+
+def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
+    """The matrix of A against B as plain data for the printed reference sheet."""
+    grid, _, columns = list_matrix(system, a, b)
+    cells = matrix_cells(grid, columns)
+    rows = []
+    for i, line in enumerate(a.lines):
+        eff = None if grid.efficiency is None else grid.efficiency[i]
+        rows.append(
+            {
+                "name": line.entry.unit.name,
+                "count": line.entry.count,
+                "cells": [
+                    {
+                        "text": "–" if c is None else figure(c.expected_kills),
+                        "heat": heat(None if c is None else c.expected_kills),
+                    }
+                    for c in cells[i]
+                ],
+                "efficiency": None if eff is None else figure(eff),
+            }
+        )
+    mechanic = mechanic_of(system, None)
+    return {
+        "title": f"{a.army.name} against {b.army.name}",
+        "mechanic": mechanic.title,
+        "columns": [{"name": u.name, "count": line.entry.count} for u, line in zip(columns, b.lines, strict=True)],
+        "rows": rows,
+        "efficiency": grid.efficiency is not None,
+    }

@@ -1,0 +1,196 @@
+"""A custom unit's stats on one line, ``Monster, Might 20``, written and read by the rule set's own words.
+
+- A number stat is its label and value, with the stat's suffix: ``Might 20``, ``Speed 6"``.
+- A choice is its value alone (``Monster``) when no other stat has that value and it does not
+  start with a stat's label; otherwise the label and the value (``Type Infantry``).
+- A list of choices is its label and the values joined by ``+``: ``Traits attacker + defender``;
+  an empty one is ``Weapons none`` (``Weapons []`` if the stat has a choice called ``none``).
+- Stats are joined by ``,``; optional stats at their default are left out.
+
+The reader matches the rule set's labels and choice names (any case, longest first) rather than
+splitting on punctuation, so a choice such as ``Medium Repeater`` or a label with a space reads
+back exactly. A ``:`` after a label is allowed: ``Weapons: Rifle``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .catalog import System
+from .model import Stat, Unit
+
+NONE = "none"
+EMPTY = "[]"  # an empty list of choices, where one of the choices is called 'none'
+_NUMBER = re.compile(r"-?\d{1,4000}")  # Python refuses to convert longer numbers
+
+
+def _default(stat: Stat) -> Any:
+    return tuple(stat.default or ()) if stat.kind == "choices" else stat.default
+
+
+def _bare_ok(system: System, key: str, value: str) -> bool:
+    """Whether a choice can be written without its stat's label and still be read back."""
+    lowered = value.lower()
+    for other_key, stat in system.definition.stats.items():
+        if lowered.startswith(stat.label.lower() + " "):
+            return False
+        if other_key != key and stat.choice(value) is not None:
+            return False
+    return True
+
+
+def _empty(stat: Stat) -> str:
+    return NONE if stat.choice(NONE) is None else EMPTY
+
+
+def stats_text(system: System, unit: Unit) -> str:
+    """A unit's stats in the compact one-line form: ``Monster, Might 20``."""
+    parts = []
+    for key, stat in system.definition.stats.items():
+        value = unit.stats.get(key)
+        if not stat.required and value == _default(stat):
+            continue
+        if stat.kind == "number":
+            parts.append(f"{stat.label} {value}{stat.suffix}")
+        elif stat.kind == "choice":
+            parts.append(str(value) if _bare_ok(system, key, str(value)) else f"{stat.label} {value}")
+        else:
+            parts.append(f"{stat.label} {' + '.join(value) if value else _empty(stat)}")
+    return ", ".join(parts)
+
+
+def stats_example(system: System) -> str:
+    """A statline showing the form, for hints: ``Class Soldier, Might 1``."""
+    parts = []
+    for stat in system.definition.stats.values():
+        if stat.kind == "number":
+            parts.append(f"{stat.label} 1{stat.suffix}")
+        elif stat.kind == "choice":
+            parts.append(f"{stat.label} {stat.choices[0].name}")
+        elif stat.choices:
+            parts.append(f"{stat.label} {' + '.join(c.name for c in stat.choices[:2])}")
+    return ", ".join(parts)
+
+
+def parse_stats(system: System, text: str) -> dict[str, Any] | str:
+    """Read a statline into stat values by key (choices spelled as the catalog does), or say why not."""
+    return _Parser(system, text).parse()
+
+
+class _Parser:
+    def __init__(self, system: System, text: str) -> None:
+        self.stats = system.definition.stats
+        self.text = text
+        self.pos = 0
+
+    def parse(self) -> dict[str, Any] | str:
+        found: dict[str, Any] = {}
+        self.skip()
+        while self.pos < len(self.text):
+            start = self.pos
+            got = self.labelled()
+            if got is None:
+                self.pos = start
+                got = self.bare()
+            if got is None:
+                return f"cannot read the stats from '{self.text[start : start + 40]}'"
+            key, value = got
+            if key in found:
+                return f"{self.stats[key].label} is given twice"
+            found[key] = value
+            self.skip()
+            if self.pos < len(self.text):
+                if self.text[self.pos] != ",":
+                    return f"expected ',' before '{self.text[self.pos : self.pos + 40]}'"
+                self.pos += 1
+                self.skip()
+                if self.pos >= len(self.text):
+                    return "a stat is missing after the last ','"
+        return found
+
+    def skip(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] == " ":
+            self.pos += 1
+
+    def ends_value(self, end: int, more: str = ",") -> bool:
+        while end < len(self.text) and self.text[end] == " ":
+            end += 1
+        return end == len(self.text) or self.text[end] in more
+
+    def choice(self, stat: Stat, more: str = ",") -> str | None:
+        """The longest choice of ``stat`` at the current position that ends where a value may end."""
+        best = None
+        for c in stat.choices:
+            end = self.pos + len(c.name)
+            matches = self.text[self.pos : end].lower() == c.name.lower() and self.ends_value(end, more)
+            if matches and (best is None or len(c.name) > len(best)):
+                best = c.name
+        if best is not None:
+            self.pos += len(best)
+        return best
+
+    def labelled(self) -> tuple[str, Any] | None:
+        by_length = sorted(self.stats.items(), key=lambda item: len(item[1].label), reverse=True)
+        for key, stat in by_length:
+            end = self.pos + len(stat.label)
+            if self.text[self.pos : end].lower() != stat.label.lower():
+                continue
+            after = end
+            while after < len(self.text) and self.text[after] in ": ":
+                after += 1
+            if after == end:
+                continue
+            start = self.pos
+            self.pos = after
+            value = self.value(stat)
+            if value is not None:
+                return key, value
+            self.pos = start
+        return None
+
+    def value(self, stat: Stat) -> Any:
+        if stat.kind == "number":
+            match = _NUMBER.match(self.text, self.pos)
+            if not match:
+                return None
+            end = match.end()
+            if stat.suffix and self.text.startswith(stat.suffix, end):
+                end += len(stat.suffix)
+            if not self.ends_value(end):
+                return None
+            self.pos = end
+            return int(match.group())
+        if stat.kind == "choice":
+            return self.choice(stat)
+        empty = _empty(stat)
+        if self.text[self.pos : self.pos + len(empty)].lower() == empty and self.ends_value(self.pos + len(empty)):
+            self.pos += len(empty)
+            return []
+        chosen = []
+        while True:
+            name = self.choice(stat, more=",+")
+            if name is None:
+                return None
+            chosen.append(name)
+            self.skip()
+            if not self.text.startswith("+", self.pos):
+                return chosen
+            self.pos += 1
+            self.skip()
+
+    def bare(self) -> tuple[str, Any] | None:
+        """A choice written without its label: the one choice stat that has this value."""
+        matches = []
+        for key, stat in self.stats.items():
+            if stat.kind == "choice":
+                start = self.pos
+                name = self.choice(stat)
+                self.pos = start
+                if name is not None:
+                    matches.append((key, name))
+        if len(matches) != 1:
+            return None
+        key, name = matches[0]
+        self.pos += len(name)
+        return key, name

@@ -1,0 +1,395 @@
+"""A list as short text for a forum post or chat message, in plain text or markdown, and back.
+
+Plain text::
+
+    Monster Mash
+    Might Skirmish (might-skirmish, catalog revision 1): 114 of 100 points, 9 fighters, NOT LEGAL
+
+    2x Grandpa Bones - 40 points
+    1x Old Mother [Monster, Might 20] - 20 points
+    3x Grave Digger - 24 points
+    3x Hunter - 30 points
+
+    error: 14 points over the 100-point limit (114 of 100)
+
+- The first line is the list's name. The second names the rule set, with its id and the catalog
+  revision the list records in brackets, then a colon, the total against the limit and the
+  verdict. Blank lines do not count.
+- Each entry is ``COUNTx NAME``, then ``(leader)`` if its models are leaders, then a custom
+  unit's stats in square brackets (the form is in ``statline``), then `` - COST``.
+- A name that would read ambiguously (it holds ``[``, ``]`` or ``"``, ends in ``(leader)``,
+  starts with ``#``, or holds a character that is not printable; a list's name also when it
+  starts with ``{``, which marks JSON) is written in double quotes with
+  JSON escapes: ``1x "Bob [the Bold]" [Soldier, Might 5] - 5 points``.
+- ``error:`` and ``warning:`` lines say what the list breaks. The reader skips them, and it
+  recomputes costs rather than trusting the text: counts, names, stats, leaders, the limit and
+  the revision are what it reads. A line bulleted with ``-``, ``*`` or ``•`` reads as if it had no
+  bullet, so a pasted rendering of the markdown reads too.
+
+Markdown is the same lines dressed for a forum (headings and lists render on Discord, Reddit,
+GitHub and Discourse alike): the name as a ``##`` heading, the rule set and total in bold, the
+entries as a ``-`` list, problems as a ``*`` list; every character that markdown would read as
+formatting is escaped with a backslash. A first line starting ``#`` marks markdown to the reader.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from .catalog import Catalogs, System
+from .costing import figures_in
+from .errors import ErrorDetail, InputError, did_you_mean
+from .listwriter import catalog_entry, custom_entry, list_data
+from .present import amount
+from .report import Report
+from .statline import parse_stats, stats_example, stats_text
+from .yamlfile import Document
+
+LEADER_MARK = "(leader)"
+# Characters that markdown reads as formatting: each is written with a backslash before it.
+MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|~&")
+_BULLET = re.compile(r"^(?:[-*+•]\s+)+")
+_HEADING = re.compile(r"^#{1,6}\s+")
+_ENTRY = re.compile(r"^(\d[\d,]*)\s*[x×X]\s+(.*)$")
+_PROBLEM = re.compile(r"^(?:error|warning)\b", re.IGNORECASE)
+_BRACKETS = re.compile(r"\(([^()]*)\)\s*:")
+_REVISION = re.compile(r"\s*catalog revision\s+(\d+)\s*")
+# Every pattern here is linear in the line's length: each can start only at one kind of character.
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def quote(text: str) -> str:
+    """``text`` in double quotes with JSON escapes, every non-printable character escaped too."""
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in json.dumps(text, ensure_ascii=False))
+
+
+def _list_name(name: str) -> str:
+    plain = name.isprintable() and not name.startswith(('"', "#", "{"))  # '{' would read as JSON
+    return name if plain else quote(name)
+
+
+def _unit_name(name: str) -> str:
+    plain = (
+        name.isprintable()
+        and not any(c in name for c in '[]"')
+        and not name.startswith("#")
+        and not name.lower().endswith(LEADER_MARK)
+    )
+    return name if plain else quote(name)
+
+
+def md_escape(text: str) -> str:
+    """Plain text safe in markdown: a backslash before each character that would format."""
+    return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
+
+
+def revision_of(report: Report) -> int:
+    """The catalog revision an export records: the list's own, or the current one if it has none."""
+    return report.army.revision if report.army.revision is not None else report.system.definition.revision
+
+
+def models_in(report: Report) -> int:
+    return sum(line.entry.count * figures_in(report.system, line.entry.unit) for line in report.lines)
+
+
+def _verdict(report: Report) -> str:
+    if not report.legal():
+        return "NOT LEGAL"
+    return "legal, with warnings" if report.warnings else "legal"
+
+
+def _total(report: Report) -> str:
+    models = models_in(report)
+    noun = report.system.definition.model.of(models)
+    if report.limit is not None:
+        text = f"{report.total:,} of {amount(report.limit, report.unit)}"
+    else:
+        text = f"{amount(report.total, report.unit)}, no limit"
+    if report.unit != "figures":
+        text += f", {models:,} {noun}"
+    elif models != report.total:  # some figures count extra: say how many stand on the table
+        text += f" ({models:,} {noun} on the table)"
+    return text
+
+
+def _entry_lines(report: Report) -> list[str]:
+    out = []
+    for line in report.lines:
+        e = line.entry
+        text = f"{e.count}x {_unit_name(e.unit.name)}"
+        if e.leader:
+            text += f" {LEADER_MARK}"
+        if e.custom:
+            text += f" [{stats_text(report.system, e.unit)}]"
+        out.append(f"{text} - {amount(line.cost, report.unit)}")
+    return out
+
+
+def _problems(report: Report) -> list[tuple[str, str]]:
+    out = []
+    for p in report.problems:
+        where = f"{p.entry}: " if p.entry else ""
+        out.append((p.severity, " ".join(f"{where}{p.message}".split())))  # always on one line
+    return out
+
+
+def to_text(report: Report) -> str:
+    """The list as plain text (the format is in the module's docstring)."""
+    d = report.system.definition
+    lines = [
+        _list_name(report.army.name),
+        f"{d.name} ({d.id}, catalog revision {revision_of(report)}): {_total(report)}, {_verdict(report)}",
+        "",
+        *_entry_lines(report),
+    ]
+    if report.problems:
+        lines += ["", *(f"{severity}: {message}" for severity, message in _problems(report))]
+    return "\n".join(lines) + "\n"
+
+
+def to_markdown(report: Report) -> str:
+    """The list as markdown: a heading, the rule set and total, then a bullet list of entries."""
+    d = report.system.definition
+    verdict = _verdict(report)
+    shown = "**NOT LEGAL**" if verdict == "NOT LEGAL" else md_escape(verdict)
+    system = f"**{md_escape(d.name)}** ({md_escape(d.id)}, catalog revision {revision_of(report)})"
+    lines = [
+        f"## {md_escape(_list_name(report.army.name))}",
+        "",
+        f"{system}: **{md_escape(_total(report))}**, {shown}",
+        "",
+        *(f"- {md_escape(line)}" for line in _entry_lines(report)),
+    ]
+    if report.problems:
+        lines += ["", *(f"* **{severity}:** {md_escape(message)}" for severity, message in _problems(report))]
+    return "\n".join(lines) + "\n"
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _split_revision(bracket: str) -> tuple[str, str | None]:
+    """``might-skirmish, catalog revision 2`` -> ('might-skirmish', '2')."""
+    head, comma, tail = bracket.rpartition(",")
+    found = _REVISION.fullmatch(tail) if comma else None
+    return (head.strip(), found.group(1)) if found else (bracket.strip(), None)
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def md_unescape(text: str) -> str:
+    """Undo ``md_escape``, dropping the bold and code marks the markdown export adds."""
+    out = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in MARKDOWN_SPECIAL:
+            out.append(text[i + 1])
+            i += 2
+            continue
+        if c not in "*`":
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def from_text(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
+    """The list data of a text or markdown export; an ``InputError`` naming each line it cannot read."""
+    return _Reader(source, catalogs).read(text)
+
+
+class _Reader:
+    """Reads the text or markdown export, collecting every problem with its line."""
+
+    def __init__(self, source: Path, catalogs: Catalogs) -> None:
+        self.source = source
+        self.catalogs = catalogs
+        self.errors: list[ErrorDetail] = []
+        self.markdown = False
+
+    def fail(self, line: int | None, message: str, hint: str | None = None) -> None:
+        self.errors.append(ErrorDetail(message=message, line=line, hint=hint))
+
+    def error(self) -> InputError:
+        return InputError("this is not a list exported by listbuilder", file=self.source, details=self.errors)
+
+    def clean(self, line: str) -> str:
+        return md_unescape(line).strip() if self.markdown else line
+
+    def read(self, text: str) -> dict[str, Any]:
+        numbered = [(n, raw.strip()) for n, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1)]
+        lines = [(n, line) for n, line in numbered if line]
+        if len(lines) < 2:
+            self.fail(
+                lines[0][0] if lines else None,
+                "expected the list's name on one line and its rule set and total on the next",
+                "paste the whole export, from the list's name down",
+            )
+            raise self.error()
+        self.markdown = bool(_HEADING.match(lines[0][1]))
+        (name_at, name_line), (head_at, head_line) = lines[0], lines[1]
+        name = self.list_name(self.clean(_HEADING.sub("", name_line)), name_at)
+        found = self.head(self.clean(head_line), head_at)
+        if found is None:
+            raise self.error()
+        system, limit, revision = found
+        units = []
+        for n, raw in lines[2:]:
+            line = self.clean(_BULLET.sub("", raw))
+            if _PROBLEM.match(line):
+                continue  # what the list broke when it was exported: judged again, not read
+            item = self.entry(system, line, n)
+            if item is not None:
+                units.append(item)
+        if self.errors:
+            raise self.error()
+        return list_data(system, name, limit, revision, units)
+
+    def number(self, digits: str, line: int, what: str) -> int | None:
+        try:
+            return int(digits.replace(",", ""))
+        except ValueError:  # more digits than Python will convert
+            self.fail(line, f"the {what} {digits[:20]}... is far too large")
+            return None
+
+    def quoted(self, text: str, line: int) -> tuple[str, str] | None:
+        """A double-quoted (JSON-escaped) name at the start of ``text``, and the text after it."""
+        try:
+            value, end = json.JSONDecoder().raw_decode(text)
+        except ValueError:
+            self.fail(line, "a quoted name is not closed or has a bad escape", 'write it as "NAME" with JSON escapes')
+            return None
+        if not isinstance(value, str) or not encodable(value):
+            self.fail(line, "a quoted name holds a character that cannot be written", "remove it")
+            return None
+        return value, text[end:]
+
+    def list_name(self, text: str, line: int) -> str:
+        name = text
+        if text.startswith('"'):
+            got = self.quoted(text, line)
+            if got is None:
+                return ""
+            name, rest = got
+            if rest.strip():
+                self.fail(line, f"unexpected text after the quoted list name: '{rest.strip()[:40]}'")
+        if not name.strip():
+            self.fail(line, "the list needs a name on its first line")
+        return name
+
+    def head(self, text: str, line: int) -> tuple[System, int | None, int | None] | None:
+        """The rule set, limit and catalog revision on the second line."""
+        ids = self.catalogs.ids()
+        brackets = list(_BRACKETS.finditer(text))
+        for match in reversed(brackets):  # the rule set's own name may hold brackets too
+            system_id, revision_text = _split_revision(match.group(1))
+            if system_id in ids:
+                break
+        else:
+            if brackets:
+                guess = _split_revision(brackets[-1].group(1))[0]
+                hint = did_you_mean(guess, ids) or f"the rule sets are: {', '.join(ids)}"
+                self.fail(line, f"unknown rule set '{guess}'", hint)
+            else:
+                self.fail(
+                    line,
+                    "expected the rule set and total, e.g. 'Might Skirmish (might-skirmish): 100 of 100 points'",
+                    "the second line gives the rule set's id in brackets, then a colon",
+                )
+            return None
+        system = self.catalogs.get(system_id)
+        revision = self.number(revision_text, line, "revision") if revision_text else None
+        if revision is not None and revision < 1:
+            self.fail(line, "the catalog revision must be at least 1")
+        unit = system.size_unit
+        limit_at = re.search(rf"(?<![\d,])(\d[\d,]*)\s+of\s+(\d[\d,]*)\s+(?:{unit}|{unit[:-1]})\b", text[match.end() :])
+        limit = self.number(limit_at.group(2), line, "limit") if limit_at else None
+        if limit is not None and limit < 1:
+            self.fail(line, f"the limit must be at least 1, found {limit}")
+        return system, limit, revision
+
+    def entry(self, system: System, text: str, line: int) -> dict[str, Any] | None:
+        """One ``COUNTx NAME (leader) [STATS] - COST`` line as a list-file entry."""
+        match = _ENTRY.match(text)
+        if match is None:
+            self.fail(
+                line,
+                f"expected an entry such as '2x Hunter - 20 points', found '{text[:40]}'",
+                "each entry starts with its count, e.g. '1x'",
+            )
+            return None
+        count = self.number(match.group(1), line, "count")
+        if count is None:
+            return None
+        if count < 1:
+            self.fail(line, f"the count must be at least 1, found {count}", "leave the entry out to field none")
+            return None
+        unit = system.size_unit
+        rest = match.group(2).strip()
+        cost = re.search(rf"(?<=\s)[-–—]\s+-?\d[\d,]*\s+(?:{unit}|{unit[:-1]})$", rest)
+        if cost:  # the cost is judged again, not read
+            rest = rest[: cost.start()].rstrip()
+        if rest.startswith('"'):
+            got = self.quoted(rest, line)
+            if got is None:
+                return None
+            name, tail = got[0], got[1].strip()
+            leader = tail.lower().startswith(LEADER_MARK)
+            if leader:
+                tail = tail[len(LEADER_MARK) :].strip()
+        else:
+            cut = rest.find("[")
+            head, tail = (rest, "") if cut < 0 else (rest[:cut].rstrip(), rest[cut:])
+            leader = head.lower().endswith(LEADER_MARK)
+            name = head[: -len(LEADER_MARK)].rstrip() if leader else head
+        if not name.strip():
+            self.fail(line, "an entry needs a unit name after its count", "write e.g. '2x Hunter'")
+            return None
+        if not tail:
+            return self.catalog_unit(system, name.strip(), count, leader, line)
+        if not (tail.startswith("[") and tail.endswith("]")):
+            self.fail(
+                line,
+                f"unexpected text after the name: '{tail[:40]}'",
+                f"a custom unit's stats go in square brackets: [{stats_example(system)}]",
+            )
+            return None
+        return self.custom_unit(system, name, tail[1:-1], count, leader, line)
+
+    def catalog_unit(self, system: System, name: str, count: int, leader: bool, line: int) -> dict[str, Any] | None:
+        unit = system.find_unit(name)
+        if unit is None:
+            hint = did_you_mean(name, [u.name for u in system.units.values()])
+            self.fail(
+                line,
+                f"no unit '{name}' in the {system.id} catalogs",
+                hint or f"'listbuilder catalog {system.id}' lists them; a custom unit gives its stats in [ ]",
+            )
+            return None
+        return catalog_entry(unit, count, leader)
+
+    def custom_unit(
+        self, system: System, name: str, stats_line: str, count: int, leader: bool, line: int
+    ) -> dict[str, Any] | None:
+        stats = parse_stats(system, stats_line)
+        if isinstance(stats, str):
+            self.fail(line, stats, f"write the stats as in [{stats_example(system)}]")
+            return None
+        data: dict[str, Any] = {"name": name, "leader": leader, **stats}
+        # The list reader's own checks: every required stat given, no choice twice.
+        unit, errors = system.read_unit(data, Document(path=self.source, data=data, positions={}, text=""), ())
+        for err in errors:
+            self.fail(line, err.message, err.hint)
+        return None if unit is None else custom_entry(system, unit, count, leader)
