@@ -32,8 +32,8 @@ from .model import (
     UnitVersion,
 )
 from .record import Record, record
-from .schema import describe_value, validate
-from .yamlfile import Document, load_yaml
+from .schema import describe_value, load_catalog_file
+from .yamlfile import Document
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
@@ -245,16 +245,13 @@ class Catalogs:
                     ErrorDetail(message=f"it is already defined in {defining[0]}; give a house variant its own id")
                 ],
             )
-        path = defining[0] / SYSTEM_FILE
-        doc = load_yaml(path, "rule set file")
-        if not isinstance(doc.data, dict):
-            raise CatalogError("a rule set file must be a mapping of keys to values", file=path)
-        definition, errors = validate(SystemFile, doc.data, doc)
-        if definition is None:
-            raise doc.error("this rule set file has errors", errors, CatalogError)
-        errors = check_system(definition, doc, defining[0].name)
-        if errors:
-            raise doc.error("this rule set file has errors", errors, CatalogError)
+        definition, _ = load_catalog_file(
+            defining[0] / SYSTEM_FILE,
+            SystemFile,
+            "rule set file",
+            "a mapping of keys to values",
+            lambda d, doc: check_system(d, doc, defining[0].name),
+        )
         system = System(definition=definition, folder=defining[0])
         for folder in folders:
             factions = folder / FACTIONS_DIR
@@ -300,12 +297,8 @@ class Catalogs:
         return tuple(versions), errors
 
     def _load_faction(self, system: System, path: Path) -> None:
-        doc = load_yaml(path, "unit catalog")
-        if not isinstance(doc.data, dict):
-            raise CatalogError("a unit catalog must be a mapping with 'faction' and 'units'", file=path)
-        faction, errors = validate(FactionFile, doc.data, doc)
-        if faction is None:
-            raise doc.error("this unit catalog has errors", errors, CatalogError)
+        faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
+        errors: list[ErrorDetail] = []
         units: list[Unit] = []
         for i, data in enumerate(faction.units):
             unit, unit_errors = system.read_unit(data, doc, ("units", i), extra_keys=("history",))

@@ -126,132 +126,98 @@ Cost = LinearCost | StatCost | FiguresCost
 
 
 @record
-class Limit(Record):
+class ForceRule(Record):
+    """What every force rule has: a name, the rule in words, where the text gives it, how serious."""
+
+    id: str = doc("a short name, e.g. 'max-rare'")
+    rule: str = doc("the rule in plain words, as shown to players")
+    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
+    source: str = doc("where the source text (or a ruling) gives it", default="")
+    severity: Severity = doc("'error' (the list is not legal) or 'warning' (advice)", default="error")
+
+
+@record
+class Limit(ForceRule):
     """The force's total may not exceed the agreed limit (points or figures)."""
 
     kind: Literal["limit"] = doc("'limit'")
-    id: str = doc("a short name, e.g. 'points-limit'")
-    rule: str = doc("the rule in plain words, as shown to players")
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' (the list is not legal) or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class AtMost(Record):
+class AtMost(ForceRule):
     """At most ``count`` models (of a group, or in all)."""
 
     kind: Literal["at_most"] = doc("'at_most'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     count: int = doc("the largest number allowed")
     of: str | None = doc("a group name; leave out to count every model", default=None)
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class AtLeast(Record):
+class AtLeast(ForceRule):
     """At least ``count`` models (of a group, or in all)."""
 
     kind: Literal["at_least"] = doc("'at_least'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     count: int = doc("the smallest number allowed")
     of: str | None = doc("a group name; leave out to count every model", default=None)
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class Exactly(Record):
+class Exactly(ForceRule):
     """Exactly ``count`` models of a group (one Leader)."""
 
     kind: Literal["exactly"] = doc("'exactly'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     count: int = doc("the number required")
     of: str | None = doc("a group name; leave out to count every model", default=None)
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class AtLeastShare(Record):
+class AtLeastShare(ForceRule):
     """At least a share of all models belong to a group (half the fighters are basic)."""
 
     kind: Literal["at_least_share"] = doc("'at_least_share'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     of: str = doc("the group that must make up the share")
     numerator: int = doc("the share's numerator: 1 for one half")
     denominator: int = doc("the share's denominator: 2 for one half")
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class AtMostPer(Record):
+class AtMostPer(ForceRule):
     """At most ``count`` of a group for each ``per`` models (one leader per ten models)."""
 
     kind: Literal["at_most_per"] = doc("'at_most_per'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     of: str = doc("the group limited")
     per: int = doc("how many models earn one more")
     rounding: Literal["down", "up"] = doc("'down': 19 models allow 1 per 10; 'up': they allow 2")
     count: int = doc("how many each 'per' models allow", default=1)
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class StatRange(Record):
+class StatRange(ForceRule):
     """A stat's value must lie in a range and be a multiple of a step (Speed: 0 or more, multiple of 3)."""
 
     kind: Literal["stat_range"] = doc("'stat_range'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     stat: str = doc("the number stat checked")
     minimum: int | None = doc("the smallest value allowed", default=None)
     maximum: int | None = doc("the largest value allowed", default=None)
     step: int | None = doc("values must be multiples of this", default=None)
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class Exclusive(Record):
+class Exclusive(ForceRule):
     """A unit may have at most one of these values of a 'choices' stat (Attacker or Defender)."""
 
     kind: Literal["exclusive"] = doc("'exclusive'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     stat: str = doc("the 'choices' stat checked")
     values: tuple[str, ...] = doc("values that exclude each other")
-    source: str = doc("where the source text (or a ruling) gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 @record
-class UnitSize(Record):
+class UnitSize(ForceRule):
     """Each unit has between ``minimum`` and ``maximum`` models."""
 
     kind: Literal["unit_size"] = doc("'unit_size'")
-    id: str = doc("a short name")
-    rule: str = doc("the rule in plain words")
     minimum: int | None = doc("the fewest models in a unit", default=None)
     maximum: int | None = doc("the most models in a unit", default=None)
-    source: str = doc("where the source text gives it", default="")
-    severity: Severity = doc("'error' or 'warning'", default="error")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
 
 
 Constraint = Limit | AtMost | AtLeast | Exactly | AtLeastShare | AtMostPer | StatRange | Exclusive | UnitSize

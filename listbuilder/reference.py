@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import System
-from .errors import CatalogError, ErrorDetail
+from .errors import ErrorDetail
 from .model import Unit
 from .record import Record, record
-from .schema import doc, validate
-from .yamlfile import Document, load_yaml
+from .schema import doc, load_catalog_file
+from .yamlfile import Document
 
 REFERENCE_FILE = "reference.yaml"
 
@@ -145,15 +145,8 @@ _CACHE: dict[tuple[Path, int, str], ReferenceFile] = {}
 
 
 def _load_reference(system: System, path: Path) -> ReferenceFile:
-    doc_ = load_yaml(path, "reference file")
-    if not isinstance(doc_.data, dict):
-        raise CatalogError("a reference file must be a mapping with 'turn', 'tables' and 'rules'", file=path)
-    ref, errors = validate(ReferenceFile, doc_.data, doc_)
-    if ref is None:
-        raise doc_.error("this reference file has errors", errors, CatalogError)
-    errors = _check(ref, system, doc_)
-    if errors:
-        raise doc_.error("this reference file has errors", errors, CatalogError)
+    shape = "a mapping with 'turn', 'tables' and 'rules'"
+    ref, _ = load_catalog_file(path, ReferenceFile, "reference file", shape, lambda r, d: _check(r, system, d))
     return ref
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from .errors import ErrorDetail, Location, did_you_mean, one_of
@@ -146,6 +147,32 @@ def validate(cls: type[T], data: Any, document: Document, base: Location = ()) -
         return validator_for(cls).validate_python(data), []
     except ValidationError as exc:
         return None, explain(exc, cls, document, base)
+
+
+def load_catalog_file(
+    path: Path,
+    cls: type[T],
+    what: str,
+    shape: str,
+    check: Callable[[T, Document], list[ErrorDetail]] | None = None,
+) -> tuple[T, Document]:
+    """Read a catalog file (rule set, faction, reference or odds file) as ``cls``.
+
+    ``shape`` says what the file must be ("a mapping with 'faction' and 'units'"); ``check``
+    adds the cross-checks a schema cannot express. Every problem found is raised together,
+    located, as a ``CatalogError``."""
+    from .errors import CatalogError
+    from .yamlfile import load_yaml
+
+    doc = load_yaml(path, what)
+    if not isinstance(doc.data, dict):
+        raise CatalogError(f"a {what} must be {shape}", file=path)
+    value, errors = validate(cls, doc.data, doc)
+    if value is not None and check is not None:
+        errors = check(value, doc)
+    if value is None or errors:
+        raise doc.error(f"this {what} has errors", errors, CatalogError)
+    return value, doc
 
 
 def explain(exc: ValidationError, cls: type, document: Document, base: Location = ()) -> list[ErrorDetail]:

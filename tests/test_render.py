@@ -38,9 +38,20 @@ def pdf_text(path: Path) -> str:
 
 
 def normalise(text: str) -> str:
-    """Golden files hold neither the embedded fonts nor the version number."""
-    text = re.sub(r"data:font/otf;base64,[A-Za-z0-9+/=]+", "data:font/otf;base64,…", text)
+    """Golden files hold neither the inlined stylesheet and fonts (the same in every file, and
+    checked by test_html_is_self_contained) nor the version number."""
+    text = re.sub(r"<style>\n.*?</style>", "<style>(the fonts and print.css, inlined)</style>", text, flags=re.S)
     return re.sub(r"listbuilder \d+\.\d+\.\d+\S*", "listbuilder VERSION", text)
+
+
+def test_html_is_self_contained(cli, tmp_path):
+    out = tmp_path / "roster.html"
+    cli("render", EXAMPLES / "might-skirmish-zombie-family.legal.yaml", "-o", out)
+    html = out.read_text()
+    style = re.search(r"<style>\n(.*?)</style>", html, re.S).group(1)
+    assert style.count("@font-face") == 4 and "data:font/otf;base64," in style
+    assert "@page" in style and "size: A4" in style
+    assert "<link" not in html and "<script" not in html and 'src="' not in html
 
 
 def check_golden(name: str, text: str) -> None:
