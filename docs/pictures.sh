@@ -8,8 +8,11 @@ trap 'rm -rf "$tmp"' EXIT
 listbuilder render examples/might-skirmish-windblade-elves.legal.yaml -o "$tmp/roster.pdf"
 listbuilder render examples/might-skirmish-monster-mash.illegal.yaml -o "$tmp/illegal.pdf" 2>/dev/null
 listbuilder card deathmelt -o "$tmp/card.pdf"
+listbuilder render examples/might-skirmish-windblade-elves.legal.yaml --vs examples/might-skirmish-zombie-family.legal.yaml \
+  --only reference -o "$tmp/vs.pdf"
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/roster.pdf" docs/roster
 pdftoppm -r 80 -png -f 2 -l 2 -singlefile "$tmp/roster.pdf" docs/reference
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/illegal.pdf" docs/not-legal
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/card.pdf" docs/card
+pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/vs.pdf" docs/odds
 ls -l docs/*.png

@@ -3,6 +3,7 @@ and laying answers out as text or JSON. The library never prints; the CLI prints
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from fractions import Fraction
@@ -12,6 +13,7 @@ from typing import Any
 from ..catalog import System
 from ..errors import ErrorDetail, InputError, did_you_mean
 from ..model import Unit
+from ..present import stats_line
 from ..report import Report
 from ..yamlfile import Document
 from .api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
@@ -48,14 +50,13 @@ def read_unit(system: System, spec: str) -> Unit:
             data[key] = [v for v in value.split("+") if v]
         else:
             data[key] = value
-    stats = system.definition.stats
-    label = ", ".join(
-        f"{stats[k].label} {v}" if stats[k].kind == "number" else str(v) for k, v in data.items() if k in stats
-    )
-    data.setdefault("name", label or spec)
+    named = "name" in data
+    data.setdefault("name", spec)
     unit, errors = system.read_unit(data, Document(path=COMMAND_LINE, data=data, positions={}, text=""), ())
     if unit is None:
         raise InputError(f"this statline cannot be read: '{spec}'", file=COMMAND_LINE, details=errors)
+    if not named:
+        unit = dataclasses.replace(unit, name=stats_line(system, unit))  # name it by its stats
     return unit
 
 
