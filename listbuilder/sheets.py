@@ -52,9 +52,12 @@ class RosterEntry(Record):
 
     @property
     def box_rows(self) -> list[int]:
-        """Tick boxes in rows of at most ``BOXES_PER_ROW``."""
-        full, rest = divmod(self.boxes, BOXES_PER_ROW)
-        return [BOXES_PER_ROW] * full + ([rest] if rest else [])
+        """Tick boxes in even rows of at most ``BOXES_PER_ROW``: 16 boxes print as 8 and 8, not 15 and 1."""
+        if not self.boxes:
+            return []
+        rows = -(-self.boxes // BOXES_PER_ROW)
+        base, extra = divmod(self.boxes, rows)
+        return [base + 1] * extra + [base] * (rows - extra)
 
 
 @record
