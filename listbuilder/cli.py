@@ -8,8 +8,6 @@ Exit codes (the same for every command):
   4  an internal error: a bug in listbuilder, please report it
 """
 
-from __future__ import annotations
-
 import os
 import sys
 from pathlib import Path
