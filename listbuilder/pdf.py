@@ -10,7 +10,10 @@ font was most of the time of a naive render.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import logging
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -55,10 +58,35 @@ def _compiled(css: str) -> tuple[weasyprint.CSS, FontConfiguration]:
     return sheet, fonts
 
 
+@contextlib.contextmanager
+def _long_lived_objects_frozen() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the long-lived objects while a page is laid out.
+
+    A render makes many short-lived objects, so collections run during it, and each full one
+    walked every object the process holds (catalogs, fonts, compiled templates, WeasyPrint's
+    tables): every other re-render took 50 ms longer. Freezing them for the render spares
+    that; a process that froze objects itself is left as it is."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def html_to_pdf(html: str, css: str, fetcher: LockedFetcher | None = None) -> bytes:
     """Render ``html`` (from ``render.render_document(standalone=False)``) with ``css`` to PDF bytes."""
+    with _long_lived_objects_frozen():
+        return _html_to_pdf(html, css, fetcher)
+
+
+def _html_to_pdf(html: str, css: str, fetcher: LockedFetcher | None) -> bytes:
     sheet, fonts = _compiled(css)
     document = weasyprint.HTML(string=html, base_url="about:blank", url_fetcher=fetcher or LockedFetcher())
+    # Page streams are left uncompressed: that saves a quarter of the time spent writing the
+    # PDF (20 ms of a 0.3 s re-render) for about 30 KB more on a two-page roster.
     return document.write_pdf(  # type: ignore[no-any-return]
-        stylesheets=[sheet], font_config=fonts, full_fonts=True, presentational_hints=False
+        stylesheets=[sheet], font_config=fonts, full_fonts=True, presentational_hints=False, uncompressed_pdf=True
     )
