@@ -1,0 +1,209 @@
+"""Commands that read lists and rule sets: validate, points, cost, systems, catalog, diff."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError, did_you_mean
+from .options import (
+    CatalogsOption,
+    JsonOption,
+    StrictOption,
+    fail,
+    to_json,
+)
+
+
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="List files to check.", show_default=False)],
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Check lists against their rule sets and say what breaks which rule.
+
+    Exit 0 when every list is legal, 1 when one breaks a rule, 2 when a file cannot be read.
+
+    Example: listbuilder validate --strict my-warband.yaml
+    """
+    from .. import present
+    from ..commands import check_list, open_catalogs
+
+    try:
+        books = open_catalogs(catalogs)
+    except ListbuilderError as exc:
+        fail(exc)
+    worst = EXIT_OK
+    for path in files:
+        try:
+            report = check_list(path, books)
+        except ListbuilderError as exc:
+            worst = max(worst, exc.exit_code)
+            if as_json:
+                typer.echo(to_json({"file": str(path), "legal": False, "error": exc.render()}))
+            typer.echo(f"error: {exc.render()}", err=True)
+            continue
+        if not report.legal(strict):
+            worst = max(worst, EXIT_RULES_BROKEN)
+        typer.echo(to_json(report.as_json(strict)) if as_json else present.validation(report, strict))
+    raise typer.Exit(worst)
+
+
+def points(
+    files: Annotated[list[Path], typer.Argument(help="List files to cost.", show_default=False)],
+    as_json: JsonOption = False,
+    strict: StrictOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Show the cost of each entry and the total against the limit.
+
+    Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
+    """
+    from .. import present
+    from ..commands import check_list, open_catalogs
+
+    worst = EXIT_OK
+    try:
+        books = open_catalogs(catalogs)
+    except ListbuilderError as exc:
+        fail(exc)
+    for path in files:
+        try:
+            report = check_list(path, books)
+        except ListbuilderError as exc:
+            worst = max(worst, exc.exit_code)
+            typer.echo(f"error: {exc.render()}", err=True)
+            continue
+        if not report.legal(strict):
+            worst = max(worst, EXIT_RULES_BROKEN)
+        if as_json:
+            data = report.as_json(strict)
+            data["entries"] = [
+                {
+                    "index": ln.entry.index,
+                    "unit": ln.entry.unit.name,
+                    "count": ln.entry.count,
+                    "leader": ln.entry.leader,
+                    "custom": ln.entry.custom,
+                    "each": ln.unit_cost,
+                    "cost": ln.cost,
+                }
+                for ln in report.lines
+            ]
+            typer.echo(to_json(data))
+        else:
+            typer.echo(present.points(report, strict))
+    raise typer.Exit(worst)
+
+
+def cost(
+    ctx: typer.Context,
+    system: Annotated[str, typer.Argument(help="The rule set id, e.g. speed-range-power.", show_default=False)],
+    unit: Annotated[str | None, typer.Option("--unit", help="Price a catalog unit by name instead.")] = None,
+    as_json: JsonOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Price a statline by the rule set's own formula and say whether it is legal.
+
+    Give each stat as an option: --STAT VALUE (a list stat takes comma-separated values).
+    Exit 0 when the statline is legal, 1 when it breaks a rule, 2 when it cannot be read.
+
+    Example: listbuilder cost speed-range-power --speed 6 --range 24 --power 2
+    """
+    from .. import present
+    from ..commands import open_catalogs, parse_stat_options, price
+
+    try:
+        rules = open_catalogs(catalogs).get(system)
+        stats = parse_stat_options(rules, ctx.args)
+        result = price(rules, stats, unit)
+    except ListbuilderError as exc:
+        fail(exc)
+    if as_json:
+        typer.echo(
+            to_json(
+                {
+                    "system": rules.id,
+                    "unit": result.unit.name,
+                    "stats": dict(result.unit.stats),
+                    "total": result.total,
+                    "unit_of_cost": rules.size_unit,
+                    "legal": not result.problems,
+                    "parts": [
+                        {"stat": p.label, "value": str(p.value), "rate": p.rate, "cost": p.points} for p in result.parts
+                    ],
+                    "problems": [p.as_json() for p in result.problems],
+                }
+            )
+        )
+    else:
+        typer.echo(present.cost(rules, result.unit, result.parts, result.problems))
+    raise typer.Exit(EXIT_RULES_BROKEN if any(p.severity == "error" for p in result.problems) else EXIT_OK)
+
+
+def systems(catalogs: CatalogsOption = None) -> None:
+    """List the rule sets listbuilder knows, shipped and your own.
+
+    Example: listbuilder systems --catalogs ~/wargames/house-rules
+    """
+    from .. import present
+    from ..commands import open_catalogs
+
+    try:
+        typer.echo(present.systems(open_catalogs(catalogs).all()))
+    except ListbuilderError as exc:
+        fail(exc)
+
+
+def catalog(
+    system: Annotated[str, typer.Argument(help="The rule set id.", show_default=False)],
+    faction: Annotated[str | None, typer.Option("--faction", help="Show only this faction.")] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """List a rule set's ready-made units, with their stats and costs.
+
+    Example: listbuilder catalog might-skirmish --faction "Zombie Family"
+    """
+    from .. import present
+    from ..commands import open_catalogs
+
+    try:
+        rules = open_catalogs(catalogs).get(system)
+    except ListbuilderError as exc:
+        fail(exc)
+    if faction and faction.lower() not in {f.lower() for f in rules.factions}:
+        hint = did_you_mean(faction, rules.factions) or f"its factions: {', '.join(rules.factions)}"
+        fail(InputError(f"no faction '{faction}' in {system}", details=[ErrorDetail(message=hint)]))
+    typer.echo(present.catalog(rules, faction))
+
+
+def diff(
+    files: Annotated[list[str], typer.Argument(help="OLD and NEW list files (or git's seven arguments with --git).")],
+    git: Annotated[
+        bool, typer.Option("--git", help="Run as git's external diff driver: take git's arguments, always exit 0.")
+    ] = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Say what changed between two versions of a list, in game terms.
+
+    Units added and removed, counts and stats changed, the change in points, and the rules the
+    change made or stopped breaking. With --git it is a git diff driver: see the README.
+
+    Example: listbuilder diff old/zombies.yaml zombies.yaml
+    """
+    from ..commands import diff_files, git_diff, open_catalogs
+
+    try:
+        books = open_catalogs(catalogs)
+        if git:
+            typer.echo(git_diff(files, books))
+            raise typer.Exit(0)
+        if len(files) != 2:
+            raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
+        typer.echo(diff_files(Path(files[0]), Path(files[1]), books))
+    except ListbuilderError as exc:
+        if git:  # git stops at a driver that fails; say what went wrong and carry on
+            typer.echo(f"listbuilder diff: {exc.render()}")
+            raise typer.Exit(0) from None
+        fail(exc)

@@ -1,0 +1,60 @@
+"""What the commands share: their common options, and how they report a failure."""
+
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from ..errors import ErrorDetail, InputError, ListbuilderError
+
+CatalogsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--catalogs",
+        help="A folder of your own rule sets or factions, used beside the shipped ones "
+        "(repeatable; also read from LISTBUILDER_CATALOGS, separated by ':').",
+        show_default=False,
+    ),
+]
+
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for machines instead of text.")]
+StrictOption = Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")]
+
+
+PaperOption = Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.", case_sensitive=False)]
+TemplatesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--templates",
+        envvar="LISTBUILDER_TEMPLATES",
+        help="A folder of your own templates (base.html, _unit.html, print.css...), used before the built-in ones.",
+        show_default=False,
+    ),
+]
+OutputOption = Annotated[
+    Path | None, typer.Option("-o", "--output", help="The file to write: NAME.pdf or NAME.html.", show_default=False)
+]
+
+
+def to_json(data: object) -> str:
+    # json is imported here, not at the top: plain-text runs skip its import cost (~4 ms).
+    import json
+
+    return json.dumps(data, default=list)
+
+
+def fail(exc: ListbuilderError) -> NoReturn:
+    typer.echo(f"error: {exc.render()}", err=True)
+    raise typer.Exit(exc.exit_code)
+
+
+def paper_size(value: str) -> str:
+    paper = value.lower()
+    if paper not in ("a4", "letter"):
+        fail(
+            InputError(
+                f"unknown paper size '{value}'", details=[ErrorDetail(message="use --paper a4 or --paper letter")]
+            )
+        )
+    return paper

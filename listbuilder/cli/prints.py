@@ -1,0 +1,97 @@
+"""Commands that print: render (rosters and reference sheets) and card (rules cards)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import ErrorDetail, InputError, ListbuilderError
+from .options import (
+    CatalogsOption,
+    OutputOption,
+    PaperOption,
+    TemplatesOption,
+    fail,
+    paper_size,
+)
+
+
+def render(
+    files: Annotated[list[Path], typer.Argument(help="List files to print.", show_default=False)],
+    output: OutputOption = None,
+    paper: PaperOption = "a4",
+    only: Annotated[
+        str | None,
+        typer.Option("--only", help="Print only the roster or only the reference sheet.", show_default=False),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Refuse to print a list that breaks a rule (or warns).")
+    ] = False,
+    templates: TemplatesOption = None,
+    vs: Annotated[
+        Path | None,
+        typer.Option(
+            "--vs",
+            help="An opponent's list: add the odds of each of your units attacking each of theirs.",
+            show_default=False,
+        ),
+    ] = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Print lists: a roster for each, then a reference sheet of the rules their units use.
+
+    The format follows the output name (.pdf or .html); by default each list is written
+    beside itself as NAME.pdf. Several lists with -o go into one document. A list that breaks
+    a rule is still printed, under a NOT LEGAL banner, unless --strict.
+
+    Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
+    """
+    from ..commands import open_catalogs
+    from ..printing import render_lists
+
+    if only is not None and only not in ("roster", "reference"):
+        fail(
+            InputError(
+                f"unknown --only '{only}'", details=[ErrorDetail(message="use --only roster or --only reference")]
+            )
+        )
+    try:
+        written = render_lists(
+            files,
+            open_catalogs(catalogs),
+            output=output,
+            paper=paper_size(paper),
+            only=only,  # type: ignore[arg-type]
+            strict=strict,
+            templates=templates,
+            vs=vs,
+        )
+    except ListbuilderError as exc:
+        fail(exc)
+    for w in written:
+        typer.echo(f"wrote {w.path}")
+        for name in w.illegal:
+            typer.echo(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
+
+
+def card(
+    system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
+    output: OutputOption = None,
+    paper: PaperOption = "a4",
+    templates: TemplatesOption = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Print the quick-reference rules card of a rule set (default: SYSTEM-card.pdf here).
+
+    Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
+    """
+    from ..commands import open_catalogs
+    from ..printing import render_card
+
+    try:
+        written = render_card(
+            open_catalogs(catalogs).get(system), output=output, paper=paper_size(paper), templates=templates
+        )  # type: ignore[arg-type]
+    except ListbuilderError as exc:
+        fail(exc)
+    typer.echo(f"wrote {written.path}")
