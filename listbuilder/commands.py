@@ -13,7 +13,7 @@ from .errors import ErrorDetail, InputError, did_you_mean
 from .model import Unit
 from .record import Record, record
 from .report import Report, build_report
-from .yamlfile import Document
+from .yamlfile import Document, write_output
 
 
 def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
@@ -169,7 +169,6 @@ def create_list(
 
     from .editing import new_list
     from .listschema import list_schema, schema_text
-    from .yamlfile import atomic_write
 
     system = catalogs.get(system_id)
     target = output or Path(
@@ -182,41 +181,10 @@ def create_list(
             details=[ErrorDetail(message="choose another name with -o, or edit it with 'listbuilder add'")],
         )
     text = new_list(system, name, limit, revision=system.definition.revision, file_name=target.name)
-    written = []
-    try:
-        atomic_write(target, text.encode("utf-8"))
-        written.append(target)
-        schema = target.parent / f"{system.id}.schema.json"
-        if not schema.exists():
-            atomic_write(schema, schema_text(list_schema(system)).encode("utf-8"))
-            written.append(schema)
-    except OSError as exc:
-        from .errors import OutputError
-
-        raise OutputError(f"cannot write: {exc.strerror or exc}", file=target) from None
+    write_output(target, text.encode("utf-8"), overwrite=False)
+    written = [target]
+    schema = target.parent / f"{system.id}.schema.json"
+    if not schema.exists():
+        write_output(schema, schema_text(list_schema(system)).encode("utf-8"))
+        written.append(schema)
     return written
-
-
-def write_output(target: Path, text: str, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
-    """Write a text output atomically; never over one of the command's inputs, and never over an
-    existing file unless ``overwrite``."""
-    from .errors import OutputError
-    from .yamlfile import atomic_write
-
-    for source in inputs:
-        if source.resolve() == target.resolve():
-            raise InputError(
-                "refusing to write over an input file",
-                file=target,
-                details=[ErrorDetail(message="choose another output name with -o")],
-            )
-    if not overwrite and target.exists():
-        raise InputError(
-            "refusing to overwrite an existing file",
-            file=target,
-            details=[ErrorDetail(message="choose another name with -o")],
-        )
-    try:
-        atomic_write(target, text.encode("utf-8"))
-    except OSError as exc:
-        raise OutputError(f"cannot write: {exc.strerror or exc}", file=target) from None

@@ -15,11 +15,11 @@ from typing import Literal
 from . import sheets
 from .catalog import Catalogs, System
 from .commands import check_list
-from .errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError, OutputError
+from .errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 from .record import Record, record
 from .render import Paper, render_document, stylesheet
 from .report import Report
-from .yamlfile import atomic_write
+from .yamlfile import check_target, write_output
 
 Only = Literal["roster", "reference"]
 FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html"}
@@ -52,35 +52,17 @@ def output_format(path: Path) -> str:
     return fmt
 
 
-def _refuse_inputs(target: Path, inputs: Sequence[Path]) -> None:
-    resolved = target.resolve()
-    for source in inputs:
-        if source.resolve() == resolved:
-            raise InputError(
-                "refusing to write over an input file",
-                file=target,
-                details=[ErrorDetail(message="choose another output name with -o")],
-            )
-
-
 def write_document(target: Path, html: str, css: str | None, inputs: Sequence[Path] = ()) -> str:
     """Write ``html`` as HTML or (through WeasyPrint) PDF, by ``target``'s suffix; atomically."""
     fmt = output_format(target)
-    _refuse_inputs(target, inputs)
+    check_target(target, inputs)  # before the work of a render
     if fmt == "pdf":
         from .pdf import html_to_pdf  # WeasyPrint loads only when a PDF is asked for
 
         data = html_to_pdf(html, css or "")
     else:
         data = html.encode("utf-8")
-    try:
-        atomic_write(target, data)
-    except OSError as exc:
-        raise OutputError(
-            f"cannot write the output: {exc.strerror or exc}",
-            file=target,
-            details=[ErrorDetail(message="check that the folder exists and can be written to")],
-        ) from None
+    write_output(target, data, inputs)
     return fmt
 
 

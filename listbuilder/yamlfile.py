@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import ErrorDetail, InputError, Location
+from .errors import ErrorDetail, InputError, Location, OutputError
 from .record import Record, record
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
@@ -227,3 +228,33 @@ def atomic_write(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def check_target(target: Path, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
+    """Refuse an output path that is one of the command's inputs, or (unless ``overwrite``) exists."""
+    for source in inputs:
+        if source.resolve() == target.resolve():
+            raise InputError(
+                "refusing to write over an input file",
+                file=target,
+                details=[ErrorDetail(message="choose another output name with -o")],
+            )
+    if not overwrite and target.exists():
+        raise InputError(
+            "refusing to overwrite an existing file",
+            file=target,
+            details=[ErrorDetail(message="choose another name with -o")],
+        )
+
+
+def write_output(target: Path, data: bytes, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
+    """Write a command's output atomically, after ``check_target``; a failure is an ``OutputError``."""
+    check_target(target, inputs, overwrite)
+    try:
+        atomic_write(target, data)
+    except OSError as exc:
+        raise OutputError(
+            f"cannot write the output: {exc.strerror or exc}",
+            file=target,
+            details=[ErrorDetail(message="check that the folder exists and can be written to")],
+        ) from None

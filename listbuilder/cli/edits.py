@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from ..errors import ErrorDetail, InputError, ListbuilderError
+from ..yamlfile import write_output
 from .options import (
     CatalogsOption,
     fail,
@@ -123,7 +124,7 @@ def schema(
 
     Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
     """
-    from ..commands import open_catalogs, write_output
+    from ..commands import open_catalogs
     from ..listschema import all_lists_schema, list_schema, schema_text
 
     try:
@@ -132,7 +133,7 @@ def schema(
         if output is None:
             typer.echo(text, nl=False)
         else:
-            write_output(output, text)
+            write_output(output, text.encode("utf-8"))
             typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -155,7 +156,7 @@ def export(
 
     Example: listbuilder export zombies.yaml --format markdown
     """
-    from ..commands import check_list, open_catalogs, write_output
+    from ..commands import check_list, open_catalogs
     from ..exchange import embed as embedded
     from ..exchange import export_json, export_markdown, export_text
 
@@ -173,7 +174,7 @@ def export(
         if output is None:
             typer.echo(text, nl=not text.endswith("\n"))
         else:
-            write_output(output, text, inputs=[file])
+            write_output(output, text.encode("utf-8"), inputs=[file])
             typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -190,16 +191,16 @@ def import_(
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
     """
-    from ..commands import open_catalogs, write_output
+    from ..commands import open_catalogs
     from ..exchange import import_text
-    from ..yamlfile import read_text
+    from ..yamlfile import read_text, write_output
 
     try:
         text = import_text(read_text(file, "exported list"), file, open_catalogs(catalogs))
         if output is None:
             typer.echo(text, nl=False)
         else:
-            write_output(output, text, inputs=[file], overwrite=False)
+            write_output(output, text.encode("utf-8"), inputs=[file], overwrite=False)
             typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
