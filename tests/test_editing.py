@@ -601,19 +601,6 @@ def test_only_our_own_temp_files_are_cleaned_up(tmp_path):
 # --- packaging ---------------------------------------------------------------------------------
 
 
-def test_validate_does_not_import_the_editor():
-    code = (
-        "import sys\n"
-        "from listbuilder.cli import main\n"
-        f"sys.argv = ['listbuilder', 'validate', {str(EXAMPLES / 'might-skirmish-windblade-elves.legal.yaml')!r}]\n"
-        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-        "editor = {'listbuilder.editing', 'listbuilder.yamledit'}\n"
-        "print('EDITOR', sorted(m for m in sys.modules if m in editor), code)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
-    assert "EDITOR [] 0" in out, out
-
-
 # --- any layout -------------------------------------------------------------------------------
 
 NAMES = ["Hunter", "Shambler", "Rotting Hound", "Crow Swarm"]

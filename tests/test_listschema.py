@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -273,16 +271,3 @@ def test_the_schema_accepts_exactly_what_the_reader_accepts(case):
 
 
 # --- listbuilder validate stays light ---------------------------------------------------------
-
-
-def test_validate_imports_neither_the_schema_nor_the_exchange_modules():
-    code = (
-        "import sys\n"
-        "from listbuilder.cli import main\n"
-        f"sys.argv = ['listbuilder', 'validate', {str(EXAMPLES / 'might-skirmish-zombie-family.legal.yaml')!r}]\n"
-        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-        "names = {'listbuilder.listschema', 'listbuilder.exchange', 'listbuilder.textformat', 'jsonschema'}\n"
-        "print('LOADED', sorted(names & set(sys.modules)), code)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
-    assert "LOADED [] 0" in out, out
