@@ -43,7 +43,7 @@ from .catalog import Catalogs
 from .errors import ErrorDetail, InputError, did_you_mean
 from .listwriter import catalog_entry, custom_entry, dump_list, list_data
 from .report import Report
-from .textformat import encodable, from_text, models_in, revision_of, to_markdown, to_text
+from .textformat import encodable, from_text, revision_of, to_markdown, to_text
 from .yamlfile import MAX_FILE_BYTES, Document
 
 FORMAT = "listbuilder-list"
@@ -89,7 +89,7 @@ def export_json(report: Report) -> str:
         "limit": report.limit,
         "unit": report.unit,
         "total": report.total,
-        "models": models_in(report),
+        "models": report.models,
         "legal": report.legal(),
         "entries": entries,
         "problems": [p.as_json() for p in report.problems],

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .catalog import System
 from .constraints import Problem
-from .costing import CostPart, figures_in, unit_cost
+from .costing import CostPart, unit_cost
 from .model import Unit
 from .report import Report
 
@@ -44,21 +44,25 @@ def amount(n: int | None, unit: str) -> str:
     return f"{n:,} {unit if n != 1 else unit[:-1]}"
 
 
-def headline(report: Report, strict: bool = False) -> str:
-    """One line: verdict, list name, rule set, total against limit."""
-    models = sum(line.entry.count * figures_in(report.system, line.entry.unit) for line in report.lines)
+def total_text(report: Report, say_no_limit: bool = False) -> str:
+    """``98 of 100 points, 14 fighters``, or ``18 of 20 figures (16 figures on the table)``."""
+    models = report.models
     noun = report.system.definition.model.of(models)
-    total = (
-        f"{report.total:,} of {amount(report.limit, report.unit)}"
-        if report.limit
-        else amount(report.total, report.unit)
-    )
-    verdict = "legal" if report.legal(strict) else "NOT LEGAL"
+    if report.limit:
+        total = f"{report.total:,} of {amount(report.limit, report.unit)}"
+    else:
+        total = amount(report.total, report.unit) + (", no limit" if say_no_limit else "")
     if report.unit != "figures":
         total += f", {models:,} {noun}"
     elif models != report.total:  # some figures count extra: say how many stand on the table
         total += f" ({models:,} {noun} on the table)"
-    return f"{verdict}: {report.army.name} ({report.system.id}), {total}"
+    return total
+
+
+def headline(report: Report, strict: bool = False) -> str:
+    """One line: verdict, list name, rule set, total against limit."""
+    verdict = "legal" if report.legal(strict) else "NOT LEGAL"
+    return f"{verdict}: {report.army.name} ({report.system.id}), {total_text(report)}"
 
 
 def problem_lines(problems: Sequence[Problem]) -> list[str]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from .catalog import System
 from .constraints import Force, Problem, check_force
-from .costing import entry_cost, unit_cost
+from .costing import entry_cost, figures_in, unit_cost
 from .model import ArmyList, Entry
 from .record import Record, record
 
@@ -37,6 +37,11 @@ class Report(Record):
     @property
     def unit(self) -> str:
         return self.system.size_unit
+
+    @property
+    def models(self) -> int:
+        """How many models (fighters, figures) the list puts on the table."""
+        return sum(line.entry.count * figures_in(self.system, line.entry.unit) for line in self.lines)
 
     @property
     def errors(self) -> list[Problem]:

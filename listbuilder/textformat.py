@@ -40,10 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import Catalogs, System
-from .costing import figures_in
 from .errors import ErrorDetail, InputError, did_you_mean
 from .listwriter import catalog_entry, custom_entry, list_data
-from .present import amount
+from .present import amount, total_text
 from .report import Report
 from .statline import parse_stats, stats_example, stats_text
 from .yamlfile import Document
@@ -93,10 +92,6 @@ def revision_of(report: Report) -> int:
     return report.army.revision if report.army.revision is not None else report.system.definition.revision
 
 
-def models_in(report: Report) -> int:
-    return sum(line.entry.count * figures_in(report.system, line.entry.unit) for line in report.lines)
-
-
 def _verdict(report: Report) -> str:
     if not report.legal():
         return "NOT LEGAL"
@@ -104,17 +99,7 @@ def _verdict(report: Report) -> str:
 
 
 def _total(report: Report) -> str:
-    models = models_in(report)
-    noun = report.system.definition.model.of(models)
-    if report.limit is not None:
-        text = f"{report.total:,} of {amount(report.limit, report.unit)}"
-    else:
-        text = f"{amount(report.total, report.unit)}, no limit"
-    if report.unit != "figures":
-        text += f", {models:,} {noun}"
-    elif models != report.total:  # some figures count extra: say how many stand on the table
-        text += f" ({models:,} {noun} on the table)"
-    return text
+    return total_text(report, say_no_limit=True)
 
 
 def _entry_lines(report: Report) -> list[str]:
