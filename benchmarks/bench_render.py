@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, interleaved, listbuilder_command, report_line
+from common import ROOT, interleaved, listbuilder_command, precompile, report_line
 
 SIXTEEN = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
 OPPONENT = ROOT / "examples" / "might-skirmish-zombie-family.legal.yaml"
@@ -77,6 +77,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="timed runs of each (default 11)")
     args = parser.parse_args()
+    precompile()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         html = naive_html(folder)

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, interleaved, listbuilder_command, median_ms, report_line
+from common import ROOT, interleaved, listbuilder_command, median_ms, precompile, report_line
 
 SIXTEEN = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
 
@@ -75,6 +75,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21, help="timed runs of each command (default 21)")
     args = parser.parse_args()
+    precompile()
     ratio = whole_process(args.runs)
     seconds = many_lists()
     ok = ratio <= 2.0 and seconds < 1.0
