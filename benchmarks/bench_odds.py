@@ -44,15 +44,15 @@ TARGET_MS = 200.0
 
 
 def power_units():
-    from listbuilder.model import Unit
+    from listbuilder.rules.formats import Unit
 
     return [Unit(name=f"Power {p}", stats={"speed": 6, "range": 6, "power": p, "traits": ()}) for p in range(1, 13)]
 
 
 def list_units(folder: Path):
-    from listbuilder.catalog import Catalogs
-    from listbuilder.commands import check_list
+    from listbuilder.api import check_list
     from listbuilder.odds import fielded
+    from listbuilder.rules.catalog import Catalogs
 
     catalogs = Catalogs()
     zombies = folder / "zombies16.yaml"

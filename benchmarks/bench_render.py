@@ -35,10 +35,10 @@ weasyprint.HTML(string=html).write_pdf(sys.argv[2])
 
 def naive_html(folder: Path) -> Path:
     """The same roster and reference HTML with our stylesheet, but no @font-face: system fonts."""
-    from listbuilder import sheets
-    from listbuilder.catalog import Catalogs
-    from listbuilder.commands import check_list
-    from listbuilder.render import render_document, stylesheet
+    from listbuilder.api import check_list
+    from listbuilder.printing import pages as sheets
+    from listbuilder.printing.html import render_document, stylesheet
+    from listbuilder.rules.catalog import Catalogs
 
     report = check_list(SIXTEEN, Catalogs())
     html = render_document(
@@ -52,8 +52,8 @@ def naive_html(folder: Path) -> Path:
 def in_process(runs: int, html_path: Path, out: Path) -> tuple[list[float], list[float], list[float]]:
     import weasyprint
 
-    from listbuilder.catalog import Catalogs
-    from listbuilder.printing import render_lists
+    from listbuilder.printing.output import render_lists
+    from listbuilder.rules.catalog import Catalogs
 
     catalogs = Catalogs()
     html = html_path.read_text(encoding="utf-8")

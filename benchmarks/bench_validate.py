@@ -47,8 +47,8 @@ def whole_process(runs: int) -> float:
 
 
 def many_lists(count: int = 1000, repeats: int = 5) -> float:
-    from listbuilder.catalog import Catalogs
-    from listbuilder.commands import check_list
+    from listbuilder.api import check_list
+    from listbuilder.rules.catalog import Catalogs
 
     examples = sorted((ROOT / "examples").glob("*.yaml"))
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .record import Record, record
+from listbuilder.record import Record, record
 
 # The documented exit codes of every command.
 EXIT_OK = 0

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from .errors import ErrorDetail, InputError, Location, OutputError
-from .record import Record, record
+from listbuilder.errors import ErrorDetail, InputError, Location, OutputError
+from listbuilder.record import Record, record
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
     from yaml import CSafeLoader as _Loader

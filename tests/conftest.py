@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from listbuilder.catalog import Catalogs
 from listbuilder.cli import app
+from listbuilder.rules.catalog import Catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,8 @@ import shutil
 import pytest
 from conftest import CATALOGS
 
-from listbuilder import cache
-from listbuilder.catalog import Catalogs
+from listbuilder.rules import cache
+from listbuilder.rules.catalog import Catalogs
 
 
 @pytest.fixture

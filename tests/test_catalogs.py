@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGS, EXAMPLES
 
-from listbuilder.catalog import Catalogs
-from listbuilder.commands import check_list
-from listbuilder.model import CONSTRAINT_KINDS
+from listbuilder.api import check_list
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.formats import CONSTRAINT_KINDS
 
 SYSTEM_IDS = sorted(p.name for p in CATALOGS.iterdir() if (p / "system.yaml").is_file())
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))

@@ -18,11 +18,11 @@ from conftest import EXAMPLES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder import editing
-from listbuilder.armylist import parse_list
-from listbuilder.commands import check_list
-from listbuilder.editing import ConflictError, add_unit, new_list, remove_unit, set_key
+from listbuilder.api import check_list
+from listbuilder.army.listfile import parse_list
 from listbuilder.errors import InputError, OutputError
+from listbuilder.share import editing
+from listbuilder.share.editing import ConflictError, add_unit, new_list, remove_unit, set_key
 from listbuilder.yamlfile import load_yaml, parse_yaml
 
 # A hand-written list: a schema line, full-line and inline comments (one with trailing spaces),
@@ -529,8 +529,8 @@ def test_a_failing_rename_leaves_the_original_and_no_temp_file(write_bytes, cata
 KILL_SCRIPT = """
 import os, sys, time
 from pathlib import Path
-from listbuilder import editing
-from listbuilder.catalog import Catalogs
+from listbuilder.share import editing
+from listbuilder.rules.catalog import Catalogs
 
 real_fdopen = os.fdopen
 

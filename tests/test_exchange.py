@@ -13,14 +13,14 @@ from conftest import CATALOGS, EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.armylist import parse_list
-from listbuilder.catalog import Catalogs
-from listbuilder.commands import check_list
+from listbuilder.api import check_list
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import Report
 from listbuilder.errors import InputError
-from listbuilder.exchange import embed, export_json, export_markdown, export_text, import_text
-from listbuilder.listschema import list_schema
-from listbuilder.listwriter import dump_list
-from listbuilder.report import Report
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.share.editorschema import list_schema
+from listbuilder.share.exchange import embed, export_json, export_markdown, export_text, import_text
+from listbuilder.share.listwriter import dump_list
 from listbuilder.yamlfile import parse_yaml
 
 SHIPPED = Catalogs()

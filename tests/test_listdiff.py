@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import EXAMPLES
 
-from listbuilder.commands import check_list
-from listbuilder.listdiff import describe, diff_reports, summary
+from listbuilder.api import check_list
+from listbuilder.share.diff import describe, diff_reports, summary
 
 ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
 

@@ -13,10 +13,10 @@ from conftest import EXAMPLES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.armylist import parse_list
-from listbuilder.catalog import Catalogs
+from listbuilder.army.listfile import parse_list
 from listbuilder.errors import InputError, OutputError
-from listbuilder.listschema import all_lists_schema, list_schema, schema_text, write_schemas
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text, write_schemas
 from listbuilder.yamlfile import Document, load_yaml
 
 SCHEMAS = ROOT / "schemas"
@@ -59,8 +59,8 @@ def test_every_example_names_its_own_schema_on_its_first_line(path):
 
 
 REGENERATE = (
-    "python -c 'from pathlib import Path; from listbuilder.catalog import Catalogs; "
-    'from listbuilder.listschema import write_schemas; write_schemas(Path("schemas"), Catalogs())\''
+    "python -c 'from pathlib import Path; from listbuilder.rules.catalog import Catalogs; "
+    'from listbuilder.share.editorschema import write_schemas; write_schemas(Path("schemas"), Catalogs())\''
 )
 
 

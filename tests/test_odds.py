@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from odds_oracles import bf_at_least, bf_attack, bf_chain, bf_pool, bf_totals
 
-from listbuilder.commands import check_list
-from listbuilder.model import Unit
+from listbuilder.api import check_list
 from listbuilder.odds import (
     ImpossibleMatchup,
     OddsError,
@@ -28,6 +27,7 @@ from listbuilder.odds import (
     matrix,
 )
 from listbuilder.odds.api import _MATCHUPS
+from listbuilder.rules.formats import Unit
 
 F = Fraction
 SYSTEM_IDS = ["deathmelt", "deathzap", "melee-module", "might-skirmish", "speed-range-power"]

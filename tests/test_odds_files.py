@@ -14,10 +14,10 @@ import pytest
 from conftest import CATALOGS, EXAMPLES
 from odds_oracles import bf_at_least, bf_pool
 
-from listbuilder.catalog import Catalogs
 from listbuilder.errors import CatalogError
 from listbuilder.odds import card_odds, load_odds, matchup, matrix
 from listbuilder.odds.spec import MECHANIC_KINDS
+from listbuilder.rules.catalog import Catalogs
 
 SYSTEM_IDS = sorted(p.name for p in CATALOGS.iterdir() if (p / "system.yaml").is_file())
 
@@ -49,7 +49,7 @@ def test_every_mechanic_kind_is_used_by_a_shipped_rule_set_or_the_sixth(catalogs
 def test_validate_does_not_import_the_dice_library():
     code = (
         "import sys\n"
-        "import listbuilder.cli, listbuilder.commands, listbuilder.odds.load\n"
+        "import listbuilder.cli, listbuilder.api, listbuilder.odds.load\n"
         "print('ICEPOOL', 'icepool' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -239,7 +239,7 @@ def test_a_rule_set_without_an_odds_file_says_so(tmp_path, catalogs):
 
 
 def test_example_lists_give_matrices_in_every_rule_set(catalogs):
-    from listbuilder.commands import check_list
+    from listbuilder.api import check_list
     from listbuilder.odds import fielded
 
     for path in sorted(EXAMPLES.glob("*.legal.yaml")):

@@ -15,9 +15,9 @@ from conftest import EXAMPLES, ROOT
 # What `listbuilder validate` must never load: each costs start-up time it does not need.
 NOT_FOR_VALIDATE = {
     "jinja2", "weasyprint", "pydantic", "icepool", "jsonschema",
-    "listbuilder.render", "listbuilder.pdf", "listbuilder.sheets", "listbuilder.odds.api", "listbuilder.odds.dice",
-    "listbuilder.editing", "listbuilder.yamledit", "listbuilder.listschema", "listbuilder.exchange",
-    "listbuilder.textformat",
+    "listbuilder.printing", "listbuilder.odds.api", "listbuilder.odds.dice",
+    "listbuilder.share.editing", "listbuilder.share.yamledit", "listbuilder.share.editorschema",
+    "listbuilder.share.exchange", "listbuilder.share.textformat",
 }  # fmt: skip
 
 

@@ -9,12 +9,12 @@ from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.armylist import parse_list
-from listbuilder.catalog import Catalogs
-from listbuilder.commands import price
+from listbuilder.api import price
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import build_report
 from listbuilder.errors import ListbuilderError
-from listbuilder.model import Unit
-from listbuilder.report import build_report
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.formats import Unit
 from listbuilder.yamlfile import parse_yaml
 
 CATALOGS = Catalogs()

@@ -11,8 +11,8 @@ import string
 
 import pytest
 
-from listbuilder.catalog import Catalogs
-from listbuilder.reference import ReferenceFile, Table, load_reference
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.reference import ReferenceFile, Table, load_reference
 
 SYSTEMS = ("deathmelt", "deathzap", "melee-module", "might-skirmish", "speed-range-power")
 

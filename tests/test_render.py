@@ -13,11 +13,11 @@ from conftest import EXAMPLES
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from listbuilder import sheets
-from listbuilder.catalog import Catalogs
-from listbuilder.commands import check_list
-from listbuilder.pdf import LockedFetcher, html_to_pdf
-from listbuilder.render import builtin_templates, font_files, render_document, stylesheet
+from listbuilder.api import check_list
+from listbuilder.printing import pages as sheets
+from listbuilder.printing.html import builtin_templates, font_files, render_document, stylesheet
+from listbuilder.printing.pdf import LockedFetcher, html_to_pdf
+from listbuilder.rules.catalog import Catalogs
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("LISTBUILDER_UPDATE_GOLDEN") == "1"

@@ -7,9 +7,9 @@ import shutil
 import pytest
 from conftest import CATALOGS
 
-from listbuilder.catalog import Catalogs
-from listbuilder.commands import check_list
+from listbuilder.api import check_list
 from listbuilder.errors import CatalogError
+from listbuilder.rules.catalog import Catalogs
 
 
 def catalogs_at_revision_2(tmp_path, history: str = "    history:\n      - {revision: 1, might: 9}\n"):

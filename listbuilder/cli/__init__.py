@@ -14,9 +14,9 @@ from typing import Annotated
 
 import typer
 
-from .. import __version__
-from ..errors import EXIT_BAD_INPUT
-from . import edits, lists, matchups, prints
+from listbuilder import __version__
+from listbuilder.cli import edits, lists, matchups, prints
+from listbuilder.errors import EXIT_BAD_INPUT
 
 EXIT_INTERNAL = 4
 

@@ -5,17 +5,17 @@ from typing import Annotated
 
 import typer
 
-from ..errors import ErrorDetail, InputError, ListbuilderError
-from ..yamlfile import write_output
-from .options import (
+from listbuilder.cli.options import (
     CatalogsOption,
     fail,
 )
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.yamlfile import write_output
 
 
 def _edited(result: object, done: str) -> None:
     """Print what an edit did and left: the change, then the list's new total and verdict."""
-    from .. import present
+    from listbuilder.army import present
 
     changed = result.changed  # type: ignore[attr-defined]
     typer.echo(f"{result.path}: {done if changed else 'unchanged'}")  # type: ignore[attr-defined]
@@ -40,7 +40,7 @@ def new(
 
     Example: listbuilder new might-skirmish --name "Zombie Family" -o zombies.yaml
     """
-    from ..commands import create_list, open_catalogs
+    from listbuilder.api import create_list, open_catalogs
 
     try:
         written = create_list(open_catalogs(catalogs), system, output, name, points)
@@ -60,8 +60,8 @@ def add(
 
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
-    from ..commands import open_catalogs
-    from ..editing import add_unit
+    from listbuilder.api import open_catalogs
+    from listbuilder.share.editing import add_unit
 
     try:
         _edited(add_unit(file, open_catalogs(catalogs), unit, count), f"added {count} {unit}")
@@ -81,8 +81,8 @@ def remove(
 
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
-    from ..commands import open_catalogs
-    from ..editing import remove_unit
+    from listbuilder.api import open_catalogs
+    from listbuilder.share.editing import remove_unit
 
     try:
         what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
@@ -101,8 +101,8 @@ def set_(
 
     Example: listbuilder set zombies.yaml points 150
     """
-    from ..commands import open_catalogs
-    from ..editing import set_key
+    from listbuilder.api import open_catalogs
+    from listbuilder.share.editing import set_key
 
     try:
         _edited(set_key(file, open_catalogs(catalogs), key, value), f"{key} set to {value}")
@@ -124,8 +124,8 @@ def schema(
 
     Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
     """
-    from ..commands import open_catalogs
-    from ..listschema import all_lists_schema, list_schema, schema_text
+    from listbuilder.api import open_catalogs
+    from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
 
     try:
         books = open_catalogs(catalogs)
@@ -156,9 +156,9 @@ def export(
 
     Example: listbuilder export zombies.yaml --format markdown
     """
-    from ..commands import check_list, open_catalogs
-    from ..exchange import embed as embedded
-    from ..exchange import export_json, export_markdown, export_text
+    from listbuilder.api import check_list, open_catalogs
+    from listbuilder.share.exchange import embed as embedded
+    from listbuilder.share.exchange import export_json, export_markdown, export_text
 
     writers = {"text": export_text, "markdown": export_markdown, "json": export_json, "yaml": embedded}
     try:
@@ -191,9 +191,9 @@ def import_(
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
     """
-    from ..commands import open_catalogs
-    from ..exchange import import_text
-    from ..yamlfile import read_text, write_output
+    from listbuilder.api import open_catalogs
+    from listbuilder.share.exchange import import_text
+    from listbuilder.yamlfile import read_text, write_output
 
     try:
         text = import_text(read_text(file, "exported list"), file, open_catalogs(catalogs))

@@ -5,14 +5,14 @@ from typing import Annotated
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError, did_you_mean
-from .options import (
+from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
     StrictOption,
     fail,
     to_json,
 )
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError, did_you_mean
 
 
 def validate(
@@ -27,8 +27,8 @@ def validate(
 
     Example: listbuilder validate --strict my-warband.yaml
     """
-    from .. import present
-    from ..commands import check_list, open_catalogs
+    from listbuilder.api import check_list, open_catalogs
+    from listbuilder.army import present
 
     try:
         books = open_catalogs(catalogs)
@@ -60,8 +60,8 @@ def points(
 
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
-    from .. import present
-    from ..commands import check_list, open_catalogs
+    from listbuilder.api import check_list, open_catalogs
+    from listbuilder.army import present
 
     worst = EXIT_OK
     try:
@@ -111,8 +111,8 @@ def cost(
 
     Example: listbuilder cost speed-range-power --speed 6 --range 24 --power 2
     """
-    from .. import present
-    from ..commands import open_catalogs, parse_stat_options, price
+    from listbuilder.api import open_catalogs, parse_stat_options, price
+    from listbuilder.army import present
 
     try:
         rules = open_catalogs(catalogs).get(system)
@@ -147,8 +147,8 @@ def systems(catalogs: CatalogsOption = None) -> None:
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
-    from .. import present
-    from ..commands import open_catalogs
+    from listbuilder.api import open_catalogs
+    from listbuilder.army import present
 
     try:
         typer.echo(present.systems(open_catalogs(catalogs).all()))
@@ -165,8 +165,8 @@ def catalog(
 
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
-    from .. import present
-    from ..commands import open_catalogs
+    from listbuilder.api import open_catalogs
+    from listbuilder.army import present
 
     try:
         rules = open_catalogs(catalogs).get(system)
@@ -192,7 +192,7 @@ def diff(
 
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
-    from ..commands import diff_files, git_diff, open_catalogs
+    from listbuilder.api import diff_files, git_diff, open_catalogs
 
     try:
         books = open_catalogs(catalogs)

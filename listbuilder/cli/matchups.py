@@ -5,12 +5,12 @@ from typing import Annotated
 
 import typer
 
-from ..errors import ErrorDetail, InputError, ListbuilderError
-from .options import (
+from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
     fail,
 )
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 
 def odds(
@@ -36,12 +36,12 @@ def odds(
 
     Example: listbuilder odds might-skirmish class=Beast,might=6 "Grandpa Bones" attack=melee
     """
-    from ..commands import check_list, open_catalogs
+    from listbuilder.api import check_list, open_catalogs
 
     try:
         books = open_catalogs(catalogs)
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
-            from ..odds.ask import list_matrix, matrix_json, matrix_text, read_situation
+            from listbuilder.odds.ask import list_matrix, matrix_json, matrix_text, read_situation
 
             a, b = check_list(Path(args[0]), books), check_list(Path(args[1]), books)
             if a.system.id != b.system.id:
@@ -60,7 +60,7 @@ def odds(
                     ErrorDetail(message="listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml")
                 ],
             )
-        from ..odds.ask import one_matchup, outcome_json, outcome_text
+        from listbuilder.odds.ask import one_matchup, outcome_json, outcome_text
 
         outcome = one_matchup(books.get(args[0]), args[1], args[2], mechanic, args[3:])
         typer.echo(outcome_json(outcome) if as_json else outcome_text(outcome, exact))

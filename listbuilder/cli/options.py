@@ -5,7 +5,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from ..errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 CatalogsOption = Annotated[
     list[Path] | None,

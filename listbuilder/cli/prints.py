@@ -5,8 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import ErrorDetail, InputError, ListbuilderError
-from .options import (
+from listbuilder.cli.options import (
     CatalogsOption,
     OutputOption,
     PaperOption,
@@ -14,6 +13,7 @@ from .options import (
     fail,
     paper_size,
 )
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 
 def render(
@@ -46,8 +46,8 @@ def render(
 
     Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
     """
-    from ..commands import open_catalogs
-    from ..printing import render_lists
+    from listbuilder.api import open_catalogs
+    from listbuilder.printing.output import render_lists
 
     if only is not None and only not in ("roster", "reference"):
         fail(
@@ -85,8 +85,8 @@ def card(
 
     Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
     """
-    from ..commands import open_catalogs
-    from ..printing import render_card
+    from listbuilder.api import open_catalogs
+    from listbuilder.printing.output import render_card
 
     try:
         written = render_card(

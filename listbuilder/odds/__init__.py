@@ -18,11 +18,21 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import Chance, Matrix, Outcome, card_odds, clear_caches, fielded, matchup, matrix, mechanic_of
-    from .load import load_odds
-    from .results import CardTable
-    from .situation import ImpossibleMatchup, OddsError
-    from .spec import OddsFile
+    from listbuilder.odds.api import (
+        Chance,
+        Matrix,
+        Outcome,
+        card_odds,
+        clear_caches,
+        fielded,
+        matchup,
+        matrix,
+        mechanic_of,
+    )
+    from listbuilder.odds.load import load_odds
+    from listbuilder.odds.results import CardTable
+    from listbuilder.odds.situation import ImpossibleMatchup, OddsError
+    from listbuilder.odds.spec import OddsFile
 
 # Where each public name lives; loaded on first use, so 'listbuilder.odds.load' (checking an
 # odds file) never pays for icepool.

@@ -12,17 +12,25 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..catalog import System
-from ..costing import unit_cost
-from ..errors import ErrorDetail, did_you_mean
-from ..model import Unit
-from ..record import Record, record
-from ..report import Report
-from . import dice, load, pools, tables
-from .load import load_odds
-from .results import CardTable, Tally, figure, percent
-from .situation import ImpossibleMatchup, OddsError, resolve
-from .spec import BandedSave, HitsPerCasualty, Mechanic, OpposedPools, PairedRolls, RatioTable, UnitMelee
+from listbuilder.army.costing import unit_cost
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, did_you_mean
+from listbuilder.odds import dice, load, pools, tables
+from listbuilder.odds.load import load_odds
+from listbuilder.odds.results import CardTable, Tally, figure, percent
+from listbuilder.odds.situation import ImpossibleMatchup, OddsError, resolve
+from listbuilder.odds.spec import (
+    BandedSave,
+    HitsPerCasualty,
+    Mechanic,
+    OpposedPools,
+    PairedRolls,
+    RatioTable,
+    UnitMelee,
+)
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 Engine = Callable[[System, Any, Unit, Unit, dict[str, Any]], Tally]
 ENGINES: dict[type, Engine] = {

@@ -10,14 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..catalog import System
-from ..errors import ErrorDetail, InputError, did_you_mean
-from ..model import Unit
-from ..present import stats_line
-from ..report import Report
-from ..yamlfile import Document
-from .api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
-from .results import figure, percent
+from listbuilder.army.present import stats_line
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
+from listbuilder.odds.results import figure, percent
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
+from listbuilder.yamlfile import Document
 
 COMMAND_LINE = Path("command line")
 

@@ -15,7 +15,7 @@ from itertools import accumulate
 
 import icepool
 
-from ..record import Record, record
+from listbuilder.record import Record, record
 
 _CHAIN = 1000  # an exploding face is coded as _CHAIN + its successes, so a sum counts both apart
 

@@ -17,12 +17,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..catalog import System
-from ..errors import CatalogError, ErrorDetail, Location, did_you_mean, one_of
-from ..schema import validate
-from ..yamlfile import Document, load_yaml
-from .situation import option_values
-from .spec import (
+from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.odds.situation import option_values
+from listbuilder.odds.spec import (
     MECHANIC_KINDS,
     Band,
     BandedSave,
@@ -36,6 +33,9 @@ from .spec import (
     Roll,
     UnitMelee,
 )
+from listbuilder.rules.catalog import System
+from listbuilder.rules.schema import validate
+from listbuilder.yamlfile import Document, load_yaml
 
 ODDS_FILE = "odds.yaml"
 RESERVED = ("mechanic",)  # keywords matchup() takes itself

@@ -9,13 +9,13 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from ..catalog import System
-from ..model import Unit
-from . import dice
-from .results import CardTable, Tally, figure, percent, tally
-from .situation import ImpossibleMatchup, OddsError, Values, check, chosen, has, holds, modifier, read
-from .spec import FromUnit, HitsPerCasualty, OpposedPools, UnitMelee
-from .tables import removal_chance
+from listbuilder.odds import dice
+from listbuilder.odds.results import CardTable, Tally, figure, percent, tally
+from listbuilder.odds.situation import ImpossibleMatchup, OddsError, Values, check, chosen, has, holds, modifier, read
+from listbuilder.odds.spec import FromUnit, HitsPerCasualty, OpposedPools, UnitMelee
+from listbuilder.odds.tables import removal_chance
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 # --- opposed_pools -------------------------------------------------------------------------
 

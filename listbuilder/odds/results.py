@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from ..record import Record, record
+from listbuilder.record import Record, record
 
 
 @record

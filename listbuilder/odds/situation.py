@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from ..catalog import System
-from ..errors import ErrorDetail, InputError, did_you_mean, one_of
-from ..model import Choice, Unit
-from ..schema import describe_value
-from .spec import FromUnit, Mechanic, Modifier, Option, Requirement
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.odds.spec import FromUnit, Mechanic, Modifier, Option, Requirement
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Choice, Unit
+from listbuilder.rules.schema import describe_value
 
 Values = Mapping[str, Any]
 

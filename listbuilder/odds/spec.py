@@ -11,9 +11,9 @@ source line it comes from. Nothing in this module or the engines names a rule se
 # No "from __future__ import annotations": schema.py builds validators from real annotations.
 from typing import Any, Literal
 
-from ..model import Ruling
-from ..record import Record, record
-from ..schema import doc
+from listbuilder.record import Record, record
+from listbuilder.rules.formats import Ruling
+from listbuilder.rules.schema import doc
 
 Side = Literal["attacker", "target"]
 Sides = Literal["attacker", "target", "both"]

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..catalog import System
-from ..model import Unit
-from . import dice
-from .load import COMPARISON, ratio
-from .results import CardTable, Tally, percent, tally
-from .situation import Values, check, has, holds, modifier, read
-from .spec import Band, BandedSave, DamageRoll, FromUnit, PairedRolls, RatioTable, Roll
+from listbuilder.odds import dice
+from listbuilder.odds.load import COMPARISON, ratio
+from listbuilder.odds.results import CardTable, Tally, percent, tally
+from listbuilder.odds.situation import Values, check, has, holds, modifier, read
+from listbuilder.odds.spec import Band, BandedSave, DamageRoll, FromUnit, PairedRolls, RatioTable, Roll
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 _OPS = {">": operator.gt, ">=": operator.ge, "=": operator.eq, "<": operator.lt, "<=": operator.le}
 

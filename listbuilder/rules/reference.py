@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .catalog import System
-from .errors import ErrorDetail
-from .model import Unit
-from .record import Record, record
-from .schema import doc, load_catalog_file
-from .yamlfile import Document
+from listbuilder.errors import ErrorDetail
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
+from listbuilder.rules.schema import doc, load_catalog_file
+from listbuilder.yamlfile import Document
 
 REFERENCE_FILE = "reference.yaml"
 

@@ -21,7 +21,7 @@ import weasyprint
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
-from .render import font_faces, font_files
+from listbuilder.printing.html import font_faces, font_files
 
 
 class LockedFetcher(URLFetcher):

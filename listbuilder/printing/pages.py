@@ -8,13 +8,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .catalog import System
-from .constraints import Problem
-from .costing import figures_in
-from .model import FiguresCost, LinearCost, StatCost, Unit
-from .record import Record, record
-from .reference import ReferenceFile, SpecialRule, Table, derived, is_used, load_reference, values_used
-from .report import Report
+from listbuilder.army.constraints import Problem
+from listbuilder.army.costing import figures_in
+from listbuilder.army.report import Report
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import FiguresCost, LinearCost, StatCost, Unit
+from listbuilder.rules.reference import ReferenceFile, SpecialRule, Table, derived, is_used, load_reference, values_used
 
 # Tick boxes stop here: a count of 10**12 prints a number, not a trillion boxes.
 MAX_BOXES = 40
@@ -334,7 +334,7 @@ def card(system: System) -> Card:
 
 def _card_odds(system: System) -> list[Any]:
     # The odds package (and its dice library) loads only for cards, never for validate.
-    from .odds import card_odds, load_odds
+    from listbuilder.odds import card_odds, load_odds
 
     if not (system.folder / "odds.yaml").is_file():
         return []

@@ -18,8 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from .errors import ErrorDetail, Location, did_you_mean, one_of
-from .yamlfile import Document
+from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.yamlfile import Document
 
 if TYPE_CHECKING:
     from pydantic_core import SchemaValidator, ValidationError
@@ -161,8 +161,8 @@ def load_catalog_file(
     ``shape`` says what the file must be ("a mapping with 'faction' and 'units'"); ``check``
     adds the cross-checks a schema cannot express. Every problem found is raised together,
     located, as a ``CatalogError``."""
-    from .errors import CatalogError
-    from .yamlfile import load_yaml
+    from listbuilder.errors import CatalogError
+    from listbuilder.yamlfile import load_yaml
 
     doc = load_yaml(path, what)
     if not isinstance(doc.data, dict):

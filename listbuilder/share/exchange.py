@@ -39,12 +39,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalogs
-from .errors import ErrorDetail, InputError, did_you_mean
-from .listwriter import catalog_entry, custom_entry, dump_list, list_data
-from .report import Report
-from .textformat import encodable, from_text, revision_of, to_markdown, to_text
-from .yamlfile import MAX_FILE_BYTES, Document
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.share.listwriter import catalog_entry, custom_entry, dump_list, list_data
+from listbuilder.share.textformat import encodable, from_text, revision_of, to_markdown, to_text
+from listbuilder.yamlfile import MAX_FILE_BYTES, Document
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1

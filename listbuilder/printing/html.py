@@ -18,10 +18,10 @@ from typing import Any, Literal
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from . import __version__
-from .catalog import shipped_root
-from .errors import ErrorDetail, InputError
-from .sheets import Card, ReferenceSheet, Roster
+from listbuilder import __version__
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.printing.pages import Card, ReferenceSheet, Roster
+from listbuilder.rules.catalog import shipped_root
 
 Paper = Literal["a4", "letter"]
 PAPER_SIZES: dict[str, str] = {"a4": "A4", "letter": "Letter"}

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .constraints import Problem
-from .record import Record, record
-from .report import Report
+from listbuilder.army.constraints import Problem
+from listbuilder.army.report import Report
+from listbuilder.record import Record, record
 
 
 @record

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from . import sheets
-from .catalog import Catalogs, System
-from .commands import check_list
-from .errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
-from .record import Record, record
-from .render import Paper, render_document, stylesheet
-from .report import Report
-from .yamlfile import check_target, write_output
+from listbuilder.api import check_list
+from listbuilder.army.report import Report
+from listbuilder.errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
+from listbuilder.printing import pages as sheets
+from listbuilder.printing.html import Paper, render_document, stylesheet
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.yamlfile import check_target, write_output
 
 Only = Literal["roster", "reference"]
 FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html"}
@@ -57,7 +57,7 @@ def write_document(target: Path, html: str, css: str | None, inputs: Sequence[Pa
     fmt = output_format(target)
     check_target(target, inputs)  # before the work of a render
     if fmt == "pdf":
-        from .pdf import html_to_pdf  # WeasyPrint loads only when a PDF is asked for
+        from listbuilder.printing.pdf import html_to_pdf  # WeasyPrint loads only when a PDF is asked for
 
         data = html_to_pdf(html, css or "")
     else:
@@ -146,7 +146,7 @@ def _write_lists(
 
 
 def _with_matchups(sheet: sheets.ReferenceSheet, reports: Sequence[Report], opponent: Report) -> sheets.ReferenceSheet:
-    from .odds.ask import matrix_view  # the dice library loads only for --vs
+    from listbuilder.odds.ask import matrix_view  # the dice library loads only for --vs
 
     views = []
     for r in reports:

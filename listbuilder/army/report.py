@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import System
-from .constraints import Force, Problem, check_force
-from .costing import entry_cost, figures_in, unit_cost
-from .model import ArmyList, Entry
-from .record import Record, record
+from listbuilder.army.constraints import Force, Problem, check_force
+from listbuilder.army.costing import entry_cost, figures_in, unit_cost
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import ArmyList, Entry
 
 
 @record

@@ -20,11 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalogs, System
-from .errors import ErrorDetail, InputError, did_you_mean, one_of
-from .model import ArmyList, Entry
-from .schema import describe_value
-from .yamlfile import Document, load_yaml
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.formats import ArmyList, Entry
+from listbuilder.rules.schema import describe_value
+from listbuilder.yamlfile import Document, load_yaml
 
 TOP_KEYS = ("system", "name", "units", "revision")
 CATALOG_ENTRY_KEYS = ("unit", "count", "leader")

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .armylist import read_list
-from .catalog import Catalogs, System, user_roots
-from .constraints import Problem, check_unit
-from .costing import CostPart, cost_parts
-from .errors import ErrorDetail, InputError, did_you_mean
-from .model import Unit
-from .record import Record, record
-from .report import Report, build_report
-from .yamlfile import Document, write_output
+from listbuilder.army.constraints import Problem, check_unit
+from listbuilder.army.costing import CostPart, cost_parts
+from listbuilder.army.listfile import read_list
+from listbuilder.army.report import Report, build_report
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs, System, user_roots
+from listbuilder.rules.formats import Unit
+from listbuilder.yamlfile import Document, write_output
 
 
 def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
@@ -125,7 +125,7 @@ def price(system: System, stats: dict[str, object], unit_name: str | None = None
 
 def diff_files(old: Path, new: Path, catalogs: Catalogs) -> str:
     """The game-terms account of what changed from ``old`` to ``new``."""
-    from .listdiff import describe, diff_reports
+    from listbuilder.share.diff import describe, diff_reports
 
     return describe(diff_reports(check_list(old, catalogs), check_list(new, catalogs)))
 
@@ -167,8 +167,8 @@ def create_list(
     """Write a new list file (never over an existing one) and its editor schema beside it."""
     import re
 
-    from .editing import new_list
-    from .listschema import list_schema, schema_text
+    from listbuilder.share.editing import new_list
+    from listbuilder.share.editorschema import list_schema, schema_text
 
     system = catalogs.get(system_id)
     target = output or Path(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from . import __version__
+from listbuilder import __version__
 
 T = TypeVar("T")
 # Bump when the pickled classes change shape, so old cache files are never read.

@@ -39,13 +39,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalogs, System
-from .errors import ErrorDetail, InputError, did_you_mean
-from .listwriter import catalog_entry, custom_entry, list_data
-from .present import amount, total_text
-from .report import Report
-from .statline import parse_stats, stats_example, stats_text
-from .yamlfile import Document
+from listbuilder.army.present import amount, total_text
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.statline import parse_stats, stats_example, stats_text
+from listbuilder.share.listwriter import catalog_entry, custom_entry, list_data
+from listbuilder.yamlfile import Document
 
 LEADER_MARK = "(leader)"
 # Characters that markdown reads as formatting: each is written with a backslash before it.

@@ -34,14 +34,14 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from .armylist import parse_list
-from .catalog import Catalogs, System
-from .errors import ErrorDetail, InputError, OutputError, did_you_mean
-from .model import ArmyList
-from .record import Record, record
-from .report import Report, build_report
-from .yamledit import YamlText, apply, is_printable_line, scalar
-from .yamlfile import Document, atomic_write, load_yaml, parse_yaml
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import Report, build_report
+from listbuilder.errors import ErrorDetail, InputError, OutputError, did_you_mean
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.formats import ArmyList
+from listbuilder.share.yamledit import YamlText, apply, is_printable_line, scalar
+from listbuilder.yamlfile import Document, atomic_write, load_yaml, parse_yaml
 
 DEFAULT_SCHEMA_REF = "{id}.schema.json"  # '{id}' becomes the rule set id
 STALE_TEMP_SECONDS = 60  # a live write takes milliseconds; older temp files are leftovers of a crash

@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 
-from .catalog import System
-from .model import Unit
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 
 class Flow(list):  # type: ignore[type-arg]

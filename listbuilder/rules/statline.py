@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .catalog import System
-from .model import Stat, Unit
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Stat, Unit
 
 NONE = "none"
 EMPTY = "[]"  # an empty list of choices, where one of the choices is called 'none'

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .catalog import System
-from .constraints import Problem
-from .costing import CostPart, unit_cost
-from .model import Unit
-from .report import Report
+from listbuilder.army.constraints import Problem
+from listbuilder.army.costing import CostPart, unit_cost
+from listbuilder.army.report import Report
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 
 def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "  ") -> list[str]:

@@ -9,8 +9,8 @@ and the JSON Schema quote them). Nothing here names a rule set: every rule is da
 # validators without evaluating strings, which is a measurable part of start-up time.
 from typing import Any, Literal
 
-from .record import Record, record
-from .schema import doc
+from listbuilder.record import Record, record
+from listbuilder.rules.schema import doc
 
 Severity = Literal["error", "warning"]
 

@@ -16,9 +16,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .cache import cached
-from .errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
-from .model import (
+from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.record import Record, record
+from listbuilder.rules.cache import cached
+from listbuilder.rules.formats import (
     AtLeastShare,
     AtMostPer,
     Exclusive,
@@ -31,9 +32,8 @@ from .model import (
     Unit,
     UnitVersion,
 )
-from .record import Record, record
-from .schema import describe_value, load_catalog_file
-from .yamlfile import Document
+from listbuilder.rules.schema import describe_value, load_catalog_file
+from listbuilder.yamlfile import Document
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
@@ -44,9 +44,9 @@ UNIT_KEYS = ("name", "leader", "notes", "source")
 
 def shipped_root() -> Path:
     """The catalogs that come with listbuilder (inside the package once installed)."""
-    here = Path(__file__).resolve().parent
-    installed = here / "catalogs"
-    return installed if installed.is_dir() else here.parent / "catalogs"
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "catalogs"
+    return installed if installed.is_dir() else package.parent / "catalogs"
 
 
 def user_roots(option: Sequence[Path] | None = None, environ: dict[str, str] | None = None) -> list[Path]:

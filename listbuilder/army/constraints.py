@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .catalog import System
-from .costing import figures_in
-from .model import (
+from listbuilder.army.costing import figures_in
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import (
     AtLeast,
     AtLeastShare,
     AtMost,
@@ -26,7 +27,6 @@ from .model import (
     Unit,
     UnitSize,
 )
-from .record import Record, record
 
 
 @record

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .catalog import System
-from .model import Entry, FiguresCost, LinearCost, StatCost, Unit
-from .record import Record, record
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Entry, FiguresCost, LinearCost, StatCost, Unit
 
 
 @record

@@ -1,0 +1,1 @@
+"""Rule sets: their file formats, loading and checking catalogs, reference tables, and the cache."""
