@@ -26,10 +26,12 @@ always safe to delete by hand.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import re
 import shlex
 import time
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -58,7 +60,7 @@ class EditResult(Record):
     path: Path
     text: str  # the whole new file, exactly as written (``text.encode()`` is the file's bytes)
     report: Report  # the edited list, costed and checked: its total, limit and verdict
-    changed: bool  # False when the edit left the text as it was (nothing was written)
+    changed: bool  # False when the edit left the text as it was (then nothing is written)
     removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
 
 
@@ -112,15 +114,27 @@ def new_list(
 
 
 def add_unit(path: Path, catalogs: Catalogs, unit_name: str, count: int = 1, *, write: bool = True) -> EditResult:
-    """Add ``count`` of a unit to the list at ``path``.
+    """Add ``count`` of a unit to the list file at ``path`` (``add_to_text`` on the file's text).
+
+    ``write=False`` returns the result without writing it.
+    """
+    _check_count(count, "add")
+    return edit_file(path, catalogs, lambda edit: _add(edit, unit_name, count), write=write)
+
+
+def add_to_text(text: str, catalogs: Catalogs, unit_name: str, count: int = 1, *, source: Path) -> EditResult:
+    """Add ``count`` of a unit to a list's text; ``source`` names it in messages.
 
     A catalog unit (matched by name in any case) already in the list gets a higher ``count:``;
     otherwise a ``- unit: NAME`` entry is appended, laid out like the entries already there. A
     name that is not in the catalogs but names a custom unit of the list raises its count.
-    ``write=False`` returns the result without writing it.
     """
     _check_count(count, "add")
-    edit = _Edit(path, catalogs)
+    return edit_text(text, source, catalogs, lambda edit: _add(edit, unit_name, count))
+
+
+def _add(edit: _Edit, unit_name: str, count: int) -> None:
+    path = edit.path
     wanted = unit_name.strip()
     unit = edit.system.find_unit(wanted)
     if unit is not None:
@@ -149,21 +163,33 @@ def add_unit(path: Path, catalogs: Catalogs, unit_name: str, count: int = 1, *, 
     else:
         assert unit is not None
         edit.append(unit.name, count)
-    return edit.finish(write)
 
 
 def remove_unit(
     path: Path, catalogs: Catalogs, unit_name: str, count: int | None = None, *, write: bool = True
 ) -> EditResult:
-    """Remove a unit from the list at ``path``: every entry of it (``count=None``), or ``count``
-    models, lowering ``count:`` and removing entries that reach 0, last entry first.
+    """Remove a unit from the list file at ``path`` (``remove_from_text`` on the file's text)."""
+    if count is not None:
+        _check_count(count, "remove")
+    return edit_file(path, catalogs, lambda edit: _remove(edit, unit_name, count), write=write)
+
+
+def remove_from_text(
+    text: str, catalogs: Catalogs, unit_name: str, count: int | None = None, *, source: Path
+) -> EditResult:
+    """Remove a unit from a list's text: every entry of it (``count=None``), or ``count`` models,
+    lowering ``count:`` and removing entries that reach 0, last entry first.
 
     Entries are matched by name in any case, catalog and custom units alike. Removing more than
     the list has is an error, and so is a unit the list does not have.
     """
     if count is not None:
         _check_count(count, "remove")
-    edit = _Edit(path, catalogs)
+    return edit_text(text, source, catalogs, lambda edit: _remove(edit, unit_name, count))
+
+
+def _remove(edit: _Edit, unit_name: str, count: int | None) -> None:
+    path = edit.path
     wanted = unit_name.strip()
     unit = edit.system.find_unit(wanted)
     target = (unit.name if unit is not None else wanted).lower()
@@ -180,7 +206,7 @@ def remove_unit(
         )
     if count is None:
         edit.delete([e.index for e in matches])
-        return edit.finish(write)
+        return
     have = sum(e.count for e in matches)
     if count > have:
         raise InputError(
@@ -204,16 +230,24 @@ def remove_unit(
         elif take:
             edit.set_count(entry.index, entry.count - take)
     edit.delete(emptied)
-    return edit.finish(write)
 
 
 def set_key(path: Path, catalogs: Catalogs, key: str, value: str | int, *, write: bool = True) -> EditResult:
+    """Set a key of the list file at ``path`` (``set_in_text`` on the file's text)."""
+    return edit_file(path, catalogs, lambda edit: _set(edit, key, value), write=write)
+
+
+def set_in_text(text: str, catalogs: Catalogs, key: str, value: str | int, *, source: Path) -> EditResult:
     """Set the list's ``name`` or its limit (``points`` or ``figures``, as its rule set counts).
 
     The limit is a whole number of at least 1 (given as a number or as text); the name one line
     of text. Other keys are refused: they are edited in the file itself.
     """
-    edit = _Edit(path, catalogs)
+    return edit_text(text, source, catalogs, lambda edit: _set(edit, key, value))
+
+
+def _set(edit: _Edit, key: str, value: str | int) -> None:
+    path = edit.path
     limit_key = edit.system.size_unit
     if key == "name":
         edit.set_top("name", _check_name(str(value)))
@@ -230,32 +264,73 @@ def set_key(path: Path, catalogs: Catalogs, key: str, value: str | int, *, write
                 f"the keys that can be set are 'name' and '{limit_key}'; edit the file for the others"
             )
         raise InputError(f"cannot set '{key}'", file=path, details=[ErrorDetail(message=message, hint=hint)])
-    return edit.finish(write)
 
 
 # --- the machinery ----------------------------------------------------------------------------
 
 
-class _Edit:
-    """One edit of one list file: the loaded list, the splices planned, the data expected."""
+def edit_text(text: str, source: Path, catalogs: Catalogs, change: Callable[[_Edit], None]) -> EditResult:
+    """Apply ``change`` to a list's text and check the result; nothing is written anywhere."""
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    edit = _Edit(parse_yaml(text[len(bom) :], source), catalogs, bom)
+    change(edit)
+    return edit.finish()
 
-    def __init__(self, path: Path, catalogs: Catalogs) -> None:
-        self.path = path
+
+def edit_file(path: Path, catalogs: Catalogs, change: Callable[[_Edit], None], *, write: bool = True) -> EditResult:
+    """Apply ``change`` to the list file at ``path`` and write the result, if it changed.
+
+    The file loads through the same checks as ``validate``; just before the write it is read
+    again, and if anyone changed it meanwhile the edit is refused (``ConflictError``)."""
+    doc = load_yaml(path, "list file")  # the same errors as 'validate'
+    target = Path(os.path.realpath(path))  # edit through a symbolic link, not over it
+    try:
+        raw = target.read_bytes()
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise _conflict(path) from None
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    if text[len(bom) :] != doc.text:
+        raise _conflict(path)
+    edit = _Edit(doc, catalogs, bom)
+    change(edit)
+    result = edit.finish()
+    if result.changed and write:
+        _replace(path, target, raw, result.text.encode("utf-8"))
+        result = dataclasses.replace(result, removed_temp_files=remove_stale_temp_files(target))
+    return result
+
+
+def _replace(path: Path, target: Path, was: bytes, data: bytes) -> None:
+    """Write ``data`` over ``target`` if it still holds ``was``; else refuse, writing nothing."""
+    try:
+        now = target.read_bytes()
+    except OSError:
+        now = None
+    if now != was:
+        raise _conflict(path)
+    try:
+        atomic_write(target, data)
+    except OSError as exc:
+        raise OutputError(
+            f"cannot write the list file: {exc.strerror or exc}",
+            file=path,
+            details=[ErrorDetail(message="the file is unchanged")],
+        ) from None
+
+
+class _Edit:
+    """One edit of one list's text: the loaded list, the splices planned, the data expected."""
+
+    def __init__(self, doc: Document, catalogs: Catalogs, bom: str = "") -> None:
+        self.path = doc.path
         self.catalogs = catalogs
-        self.doc: Document = load_yaml(path, "list file")  # the same errors as 'validate'
+        self.doc = doc
         self.army: ArmyList
-        self.army, self.system = parse_list(self.doc, catalogs)
-        self.target = Path(os.path.realpath(path))  # edit through a symbolic link, not over it
-        try:
-            self.raw = self.target.read_bytes()
-            text = self.raw.decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            raise _conflict(path) from None
-        self.bom = "\ufeff" if text.startswith("\ufeff") else ""
-        if text[len(self.bom) :] != self.doc.text:
-            raise _conflict(path)
-        self.body = self.doc.text
-        self.expected: dict[str, Any] = copy.deepcopy(self.doc.data)
+        self.army, self.system = parse_list(doc, catalogs)
+        self.bom = bom
+        self.body = doc.text
+        self.expected: dict[str, Any] = copy.deepcopy(doc.data)
 
     def _yaml(self) -> YamlText:
         return YamlText(self.body)
@@ -324,8 +399,8 @@ class _Edit:
             self.body = apply(self.body, y.delete_item(seq, index, key))
             del self.expected["units"][index]
 
-    def finish(self, write: bool) -> EditResult:
-        """Check the edited text reads back as intended, then write it if it changed."""
+    def finish(self) -> EditResult:
+        """Check the edited text reads back as intended."""
         try:
             doc = parse_yaml(self.body, self.path)
             army, system = parse_list(doc, self.catalogs)
@@ -335,31 +410,12 @@ class _Edit:
             ) from exc
         if doc.data != self.expected:
             raise RuntimeError(f"listbuilder made an edit that reads back wrong; {self.path} is unchanged")
-        text = self.bom + self.body
-        changed = self.body != self.doc.text
-        removed: tuple[Path, ...] = ()
-        if changed and write:
-            self._write(text.encode("utf-8"))
-            removed = remove_stale_temp_files(self.target)
         return EditResult(
-            path=self.path, text=text, report=build_report(army, system), changed=changed, removed_temp_files=removed
+            path=self.path,
+            text=self.bom + self.body,
+            report=build_report(army, system),
+            changed=self.body != self.doc.text,
         )
-
-    def _write(self, data: bytes) -> None:
-        try:
-            now = self.target.read_bytes()
-        except OSError:
-            now = None
-        if now != self.raw:
-            raise _conflict(self.path)
-        try:
-            atomic_write(self.target, data)
-        except OSError as exc:
-            raise OutputError(
-                f"cannot write the list file: {exc.strerror or exc}",
-                file=self.path,
-                details=[ErrorDetail(message="the file is unchanged")],
-            ) from None
 
 
 def remove_stale_temp_files(path: Path, older_than: float = STALE_TEMP_SECONDS) -> tuple[Path, ...]:
