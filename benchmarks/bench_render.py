@@ -52,19 +52,18 @@ def naive_html(folder: Path) -> Path:
 def in_process(runs: int, html_path: Path, out: Path) -> tuple[list[float], list[float], list[float]]:
     import weasyprint
 
-    from listbuilder.printing.output import render_lists
-    from listbuilder.rules.catalog import Catalogs
+    from listbuilder import api
 
-    catalogs = Catalogs()
+    catalogs = api.open_catalogs()
     html = html_path.read_text(encoding="utf-8")
     ours, naive, vs = [], [], []
     for i in range(runs + 2):
         start = time.perf_counter()
-        render_lists([SIXTEEN], catalogs, output=out)
+        api.render_files([SIXTEEN], catalogs, output=out)
         mid = time.perf_counter()
         weasyprint.HTML(string=html).write_pdf(out.with_name("naive.pdf"))
         end = time.perf_counter()
-        render_lists([SIXTEEN], catalogs, output=out, vs=OPPONENT)
+        api.render_files([SIXTEEN], catalogs, output=out, vs=OPPONENT)
         last = time.perf_counter()
         if i >= 2:  # the first renders load fonts, compile templates and work out the odds
             ours.append(mid - start)

@@ -50,6 +50,20 @@ def one_of(options: Sequence[str], limit: int = 12) -> str:
     return ", ".join(quoted[:-1]) + f" or {quoted[-1]}{more}"
 
 
+def choose(what: str, value: str, options: Sequence[str], option: str | None = None) -> str:
+    """``value`` (in any case) if it is one of ``options``, else an ``InputError`` naming them all.
+
+    ``option`` is the command-line option that takes the value, if there is one: the hint then
+    reads ``use --paper a4 or --paper letter``."""
+    found = value.strip().lower()
+    if found not in options:
+        spelled = [f"{option} {o}" for o in options] if option else [f"'{o}'" for o in options]
+        use = "use " + (", ".join(spelled[:-1]) + " or " + spelled[-1] if len(spelled) > 1 else spelled[0])
+        close = did_you_mean(value, options)
+        raise InputError(f"unknown {what} '{value}'", details=[ErrorDetail(message=use, hint=close)])
+    return found
+
+
 @record
 class ErrorDetail(Record):
     """One located problem with a file: what was expected, what was found, and a hint."""

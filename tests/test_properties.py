@@ -139,4 +139,4 @@ def test_speed_range_power_formula(speed, rng, power):
     # source lines 43-45: 1 per inch of Speed, 2 per 3" of Range, 4 per Power
     result = price(CATALOGS.get("speed-range-power"), {"speed": speed, "range": rng, "power": power})
     assert result.total == speed + rng // 3 * 2 + 4 * power
-    assert result.problems == []
+    assert result.problems == ()

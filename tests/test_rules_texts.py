@@ -35,7 +35,7 @@ def messages(report):
 def test_worked_examples_cost_what_the_text_says(catalogs, unit, expected):
     result = price(catalogs.get("speed-range-power"), {}, unit)
     assert result.total == expected
-    assert result.problems == []
+    assert result.problems == ()
 
 
 def test_worked_example_terms_add_up_as_printed(catalogs):
@@ -74,13 +74,13 @@ def test_statline_rules_reject_off_step_and_low_values(catalogs, stats, message)
     ],
 )
 def test_statline_rules_accept_the_boundaries(catalogs, stats):
-    assert price(catalogs.get("speed-range-power"), stats).problems == []
+    assert price(catalogs.get("speed-range-power"), stats).problems == ()
 
 
 def test_attacker_and_defender_exclude_each_other(catalogs):
     # lines 38-39, read as opposites (ruling in the catalog)
     system = catalogs.get("speed-range-power")
-    assert price(system, {"speed": 6, "range": 6, "power": 2, "traits": ["attacker"]}).problems == []
+    assert price(system, {"speed": 6, "range": 6, "power": 2, "traits": ["attacker"]}).problems == ()
     both = price(system, {"speed": 6, "range": 6, "power": 2, "traits": ["attacker", "defender"]})
     assert [p.rule_id for p in both.problems] == ["attacker-or-defender"]
 

@@ -55,8 +55,9 @@ class Report(Record):
         """Legal: no errors (and, when ``strict``, no warnings either)."""
         return not (self.problems if strict else self.errors)
 
-    def as_json(self, strict: bool = False) -> dict[str, Any]:
-        return {
+    def as_json(self, strict: bool = False, entries: bool = False) -> dict[str, Any]:
+        """The shape ``validate --json`` prints; with ``entries``, ``points --json``'s too."""
+        data: dict[str, Any] = {
             "file": self.army.file,
             "system": self.army.system,
             "name": self.army.name,
@@ -66,6 +67,20 @@ class Report(Record):
             "unit": self.unit,
             "problems": [p.as_json() for p in self.problems],
         }
+        if entries:
+            data["entries"] = [
+                {
+                    "index": ln.entry.index,
+                    "unit": ln.entry.unit.name,
+                    "count": ln.entry.count,
+                    "leader": ln.entry.leader,
+                    "custom": ln.entry.custom,
+                    "each": ln.unit_cost,
+                    "cost": ln.cost,
+                }
+                for ln in self.lines
+            ]
+        return data
 
 
 def build_report(army: ArmyList, system: System) -> Report:

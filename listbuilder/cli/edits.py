@@ -9,17 +9,7 @@ from listbuilder.cli.options import (
     CatalogsOption,
     fail,
 )
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
-from listbuilder.yamlfile import write_output
-
-
-def _edited(result: object, done: str) -> None:
-    """Print what an edit did and left: the change, then the list's new total and verdict."""
-    from listbuilder.army import present
-
-    changed = result.changed  # type: ignore[attr-defined]
-    typer.echo(f"{result.path}: {done if changed else 'unchanged'}")  # type: ignore[attr-defined]
-    typer.echo(present.validation(result.report))  # type: ignore[attr-defined]
+from listbuilder.errors import ListbuilderError
 
 
 def new(
@@ -40,10 +30,10 @@ def new(
 
     Example: listbuilder new might-skirmish --name "Zombie Family" -o zombies.yaml
     """
-    from listbuilder.api import create_list, open_catalogs
+    from listbuilder import api
 
     try:
-        written = create_list(open_catalogs(catalogs), system, output, name, points)
+        written = api.create_list(api.open_catalogs(catalogs), system, output, name, points)
     except ListbuilderError as exc:
         fail(exc)
     for path in written:
@@ -60,11 +50,10 @@ def add(
 
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.share.editing import add_unit
+    from listbuilder import api, views
 
     try:
-        _edited(add_unit(file, open_catalogs(catalogs), unit, count), f"added {count} {unit}")
+        typer.echo(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -81,12 +70,11 @@ def remove(
 
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.share.editing import remove_unit
+    from listbuilder import api, views
 
     try:
         what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
-        _edited(remove_unit(file, open_catalogs(catalogs), unit, count), what)
+        typer.echo(views.edited(api.remove_unit(file, api.open_catalogs(catalogs), unit, count), what))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -101,11 +89,10 @@ def set_(
 
     Example: listbuilder set zombies.yaml points 150
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.share.editing import set_key
+    from listbuilder import api, views
 
     try:
-        _edited(set_key(file, open_catalogs(catalogs), key, value), f"{key} set to {value}")
+        typer.echo(views.edited(api.set_value(file, api.open_catalogs(catalogs), key, value), f"{key} set to {value}"))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -124,16 +111,14 @@ def schema(
 
     Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
+    from listbuilder import api
 
     try:
-        books = open_catalogs(catalogs)
-        text = schema_text(list_schema(books.get(system)) if system else all_lists_schema(books))
+        text = api.editor_schema(api.open_catalogs(catalogs), system)
         if output is None:
             typer.echo(text, nl=False)
         else:
-            write_output(output, text.encode("utf-8"))
+            api.write_file(output, text.encode("utf-8"))
             typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -145,7 +130,10 @@ def export(
         str, typer.Option("--format", "-f", help="text, markdown or json (for sharing), or yaml (a list file).")
     ] = "text",
     embed: Annotated[
-        bool, typer.Option("--embed", help="With --format yaml: write every catalog unit out in full.")
+        bool,
+        typer.Option(
+            "--embed", help="With --format yaml: write every catalog unit out in full, so the list needs no catalog."
+        ),
     ] = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write it to this file.")] = None,
     catalogs: CatalogsOption = None,
@@ -156,25 +144,14 @@ def export(
 
     Example: listbuilder export zombies.yaml --format markdown
     """
-    from listbuilder.api import check_list, open_catalogs
-    from listbuilder.share.exchange import embed as embedded
-    from listbuilder.share.exchange import export_json, export_markdown, export_text
+    from listbuilder import api
 
-    writers = {"text": export_text, "markdown": export_markdown, "json": export_json, "yaml": embedded}
     try:
-        if format not in writers:
-            raise InputError(
-                f"unknown format '{format}'", details=[ErrorDetail(message="use text, markdown, json or yaml")]
-            )
-        if (format == "yaml") != embed:
-            raise InputError(
-                "--embed goes with --format yaml", details=[ErrorDetail(message="export FILE --format yaml --embed")]
-            )
-        text = writers[format](check_list(file, open_catalogs(catalogs)))
+        text = api.export_list(api.check_list(file, api.open_catalogs(catalogs)), format, embed=embed)
         if output is None:
             typer.echo(text, nl=not text.endswith("\n"))
         else:
-            write_output(output, text.encode("utf-8"), inputs=[file])
+            api.write_file(output, text.encode("utf-8"), inputs=[file])
             typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -191,16 +168,14 @@ def import_(
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.share.exchange import import_text
-    from listbuilder.yamlfile import read_text, write_output
+    from listbuilder import api
 
     try:
-        text = import_text(read_text(file, "exported list"), file, open_catalogs(catalogs))
+        text = api.import_file(file, api.open_catalogs(catalogs))
         if output is None:
             typer.echo(text, nl=False)
         else:
-            write_output(output, text.encode("utf-8"), inputs=[file], overwrite=False)
+            api.write_file(output, text.encode("utf-8"), inputs=[file], overwrite=False)
             typer.echo(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)

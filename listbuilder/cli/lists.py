@@ -12,7 +12,7 @@ from listbuilder.cli.options import (
     fail,
     to_json,
 )
-from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError, did_you_mean
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 
 def validate(
@@ -27,8 +27,8 @@ def validate(
 
     Example: listbuilder validate --strict my-warband.yaml
     """
+    from listbuilder import views as present
     from listbuilder.api import check_list, open_catalogs
-    from listbuilder.army import present
 
     try:
         books = open_catalogs(catalogs)
@@ -60,8 +60,8 @@ def points(
 
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
+    from listbuilder import views as present
     from listbuilder.api import check_list, open_catalogs
-    from listbuilder.army import present
 
     worst = EXIT_OK
     try:
@@ -78,20 +78,7 @@ def points(
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
         if as_json:
-            data = report.as_json(strict)
-            data["entries"] = [
-                {
-                    "index": ln.entry.index,
-                    "unit": ln.entry.unit.name,
-                    "count": ln.entry.count,
-                    "leader": ln.entry.leader,
-                    "custom": ln.entry.custom,
-                    "each": ln.unit_cost,
-                    "cost": ln.cost,
-                }
-                for ln in report.lines
-            ]
-            typer.echo(to_json(data))
+            typer.echo(to_json(report.as_json(strict, entries=True)))
         else:
             typer.echo(present.points(report, strict))
     raise typer.Exit(worst)
@@ -111,35 +98,15 @@ def cost(
 
     Example: listbuilder cost speed-range-power --speed 6 --range 24 --power 2
     """
-    from listbuilder.api import open_catalogs, parse_stat_options, price
-    from listbuilder.army import present
+    from listbuilder import api, views
 
     try:
-        rules = open_catalogs(catalogs).get(system)
-        stats = parse_stat_options(rules, ctx.args)
-        result = price(rules, stats, unit)
+        rules = api.get_system(api.open_catalogs(catalogs), system)
+        result = api.price(rules, api.parse_stat_options(rules, ctx.args), unit)
     except ListbuilderError as exc:
         fail(exc)
-    if as_json:
-        typer.echo(
-            to_json(
-                {
-                    "system": rules.id,
-                    "unit": result.unit.name,
-                    "stats": dict(result.unit.stats),
-                    "total": result.total,
-                    "unit_of_cost": rules.size_unit,
-                    "legal": not result.problems,
-                    "parts": [
-                        {"stat": p.label, "value": str(p.value), "rate": p.rate, "cost": p.points} for p in result.parts
-                    ],
-                    "problems": [p.as_json() for p in result.problems],
-                }
-            )
-        )
-    else:
-        typer.echo(present.cost(rules, result.unit, result.parts, result.problems))
-    raise typer.Exit(EXIT_RULES_BROKEN if any(p.severity == "error" for p in result.problems) else EXIT_OK)
+    typer.echo(to_json(result.as_json()) if as_json else views.pricing(result))
+    raise typer.Exit(EXIT_OK if result.legal else EXIT_RULES_BROKEN)
 
 
 def systems(catalogs: CatalogsOption = None) -> None:
@@ -147,11 +114,10 @@ def systems(catalogs: CatalogsOption = None) -> None:
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.army import present
+    from listbuilder import api, views
 
     try:
-        typer.echo(present.systems(open_catalogs(catalogs).all()))
+        typer.echo(views.systems(api.systems(api.open_catalogs(catalogs))))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -165,17 +131,12 @@ def catalog(
 
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.army import present
+    from listbuilder import api, views
 
     try:
-        rules = open_catalogs(catalogs).get(system)
+        typer.echo(views.catalog(api.catalog_units(api.open_catalogs(catalogs), system, faction)))
     except ListbuilderError as exc:
         fail(exc)
-    if faction and faction.lower() not in {f.lower() for f in rules.factions}:
-        hint = did_you_mean(faction, rules.factions) or f"its factions: {', '.join(rules.factions)}"
-        fail(InputError(f"no faction '{faction}' in {system}", details=[ErrorDetail(message=hint)]))
-    typer.echo(present.catalog(rules, faction))
 
 
 def diff(
@@ -192,16 +153,16 @@ def diff(
 
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
-    from listbuilder.api import diff_files, git_diff, open_catalogs
+    from listbuilder import api, views
 
     try:
-        books = open_catalogs(catalogs)
+        books = api.open_catalogs(catalogs)
         if git:
-            typer.echo(git_diff(files, books))
+            typer.echo(api.git_diff(files, books))
             raise typer.Exit(0)
         if len(files) != 2:
             raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
-        typer.echo(diff_files(Path(files[0]), Path(files[1]), books))
+        typer.echo(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on
             typer.echo(f"listbuilder diff: {exc.render()}")

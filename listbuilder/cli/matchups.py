@@ -9,6 +9,7 @@ from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
     fail,
+    to_json,
 )
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
@@ -36,22 +37,14 @@ def odds(
 
     Example: listbuilder odds might-skirmish class=Beast,might=6 "Grandpa Bones" attack=melee
     """
-    from listbuilder.api import check_list, open_catalogs
+    from listbuilder import api, views
 
     try:
-        books = open_catalogs(catalogs)
+        books = api.open_catalogs(catalogs)
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
-            from listbuilder.odds.ask import list_matrix, matrix_json, matrix_text, read_situation
-
-            a, b = check_list(Path(args[0]), books), check_list(Path(args[1]), books)
-            if a.system.id != b.system.id:
-                raise InputError(
-                    f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
-                    details=[ErrorDetail(message="odds compare lists of one rule set")],
-                )
-            situation = read_situation(a.system, mechanic, args[2:])
-            grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **situation)
-            typer.echo(matrix_json(grid, a, b, columns) if as_json else matrix_text(grid, a, b, columns))
+            a, b = api.check_list(Path(args[0]), books), api.check_list(Path(args[1]), books)
+            grid = api.odds_lists(a, b, args[2:], mechanic=mechanic)
+            typer.echo(to_json(grid.as_json()) if as_json else views.matchups(grid))
             return
         if len(args) < 3:
             raise InputError(
@@ -60,9 +53,7 @@ def odds(
                     ErrorDetail(message="listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml")
                 ],
             )
-        from listbuilder.odds.ask import one_matchup, outcome_json, outcome_text
-
-        outcome = one_matchup(books.get(args[0]), args[1], args[2], mechanic, args[3:])
-        typer.echo(outcome_json(outcome) if as_json else outcome_text(outcome, exact))
+        outcome = api.odds(books, args[0], args[1], args[2], args[3:], mechanic=mechanic)
+        typer.echo(to_json(outcome.as_json()) if as_json else views.outcome(outcome, exact))
     except ListbuilderError as exc:
         fail(exc)

@@ -5,7 +5,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import ListbuilderError
 
 CatalogsOption = Annotated[
     list[Path] | None,
@@ -47,14 +47,3 @@ def to_json(data: object) -> str:
 def fail(exc: ListbuilderError) -> NoReturn:
     typer.echo(f"error: {exc.render()}", err=True)
     raise typer.Exit(exc.exit_code)
-
-
-def paper_size(value: str) -> str:
-    paper = value.lower()
-    if paper not in ("a4", "letter"):
-        fail(
-            InputError(
-                f"unknown paper size '{value}'", details=[ErrorDetail(message="use --paper a4 or --paper letter")]
-            )
-        )
-    return paper

@@ -11,9 +11,8 @@ from listbuilder.cli.options import (
     PaperOption,
     TemplatesOption,
     fail,
-    paper_size,
 )
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import ListbuilderError
 
 
 def render(
@@ -46,22 +45,15 @@ def render(
 
     Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.printing.output import render_lists
+    from listbuilder import api
 
-    if only is not None and only not in ("roster", "reference"):
-        fail(
-            InputError(
-                f"unknown --only '{only}'", details=[ErrorDetail(message="use --only roster or --only reference")]
-            )
-        )
     try:
-        written = render_lists(
+        written = api.render_files(
             files,
-            open_catalogs(catalogs),
+            api.open_catalogs(catalogs),
             output=output,
-            paper=paper_size(paper),
-            only=only,  # type: ignore[arg-type]
+            paper=paper,
+            only=only,
             strict=strict,
             templates=templates,
             vs=vs,
@@ -85,13 +77,11 @@ def card(
 
     Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
     """
-    from listbuilder.api import open_catalogs
-    from listbuilder.printing.output import render_card
+    from listbuilder import api
 
     try:
-        written = render_card(
-            open_catalogs(catalogs).get(system), output=output, paper=paper_size(paper), templates=templates
-        )  # type: ignore[arg-type]
+        rules = api.get_system(api.open_catalogs(catalogs), system)
+        written = api.render_card_file(rules, output=output, paper=paper, templates=templates)
     except ListbuilderError as exc:
         fail(exc)
     typer.echo(f"wrote {written.path}")

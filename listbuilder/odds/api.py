@@ -84,6 +84,19 @@ class Outcome(Record):
     situation: tuple[tuple[str, Any], ...]
     truncation: Fraction = Fraction(0)
 
+    def as_json(self) -> dict[str, Any]:
+        """The shape ``listbuilder odds --json`` prints."""
+        return {
+            "system": self.system,
+            "mechanic": self.mechanic,
+            "attacker": self.attacker,
+            "target": self.target,
+            "situation": dict(self.situation),
+            "results": [{"name": r.name, "chance": float(r.chance), "exact": str(r.chance)} for r in self.results],
+            "expected_kills": float(self.expected_kills),
+            "truncation": float(self.truncation),
+        }
+
     def __getitem__(self, name: str) -> Fraction:
         for r in self.results:
             if r.name == name:

@@ -10,13 +10,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from listbuilder.army.present import stats_line
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.views import stats_line
 from listbuilder.yamlfile import Document
 
 COMMAND_LINE = Path("command line")
@@ -120,18 +120,7 @@ def outcome_text(outcome: Outcome, exact: bool = False) -> str:
 
 
 def outcome_json(outcome: Outcome) -> str:
-    return json.dumps(
-        {
-            "system": outcome.system,
-            "mechanic": outcome.mechanic,
-            "attacker": outcome.attacker,
-            "target": outcome.target,
-            "situation": dict(outcome.situation),
-            "results": [{"name": r.name, "chance": float(r.chance), "exact": str(r.chance)} for r in outcome.results],
-            "expected_kills": float(outcome.expected_kills),
-            "truncation": float(outcome.truncation),
-        }
-    )
+    return json.dumps(outcome.as_json())
 
 
 def list_matrix(system: System, a: Report, b: Report, **situation: Any) -> tuple[Matrix, list[Unit], list[Unit]]:
@@ -178,22 +167,6 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
         )
     out.append("  – : the rules allow no such attack")
     return "\n".join(out)
-
-
-def matrix_json(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> str:
-    cells = matrix_cells(grid, columns)
-    return json.dumps(
-        {
-            "system": grid.system,
-            "mechanic": grid.mechanic,
-            "attackers": [line.entry.unit.name for line in a.lines],
-            "targets": [u.name for u in columns],
-            "expected_kills": [[None if c is None else float(c.expected_kills) for c in row] for row in cells],
-            "kills_per_100_points": None
-            if grid.efficiency is None
-            else [None if e is None else float(e) for e in grid.efficiency],
-        }
-    )
 
 
 def one_matchup(system: System, attacker: str, target: str, mechanic: str | None, args: Sequence[str]) -> Outcome:

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.costing import unit_cost
-from listbuilder.army.present import amount, stats_line
 from listbuilder.errors import OutputError
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import Exclusive, Stat, StatRange, UnitSize
+from listbuilder.views import amount, stats_line
 from listbuilder.yamlfile import write_output
 
 DRAFT = "http://json-schema.org/draft-07/schema#"

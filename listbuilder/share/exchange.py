@@ -97,6 +97,18 @@ def export_json(report: Report) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def clean_yaml(report: Report) -> str:
+    """The list as a clean list file: catalog units by name, custom units in full, no comments."""
+    system = report.system
+    units = [
+        custom_entry(system, ln.entry.unit, ln.entry.count, ln.entry.leader)
+        if ln.entry.custom
+        else catalog_entry(ln.entry.unit, ln.entry.count, ln.entry.leader)
+        for ln in report.lines
+    ]
+    return dump_list(list_data(system, report.army.name, report.limit, revision_of(report), units))
+
+
 def embed(report: Report) -> str:
     """The list as YAML with every unit written out as a custom unit (name, stats, leader, notes)."""
     system = report.system

@@ -39,12 +39,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from listbuilder.army.present import amount, total_text
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
 from listbuilder.share.listwriter import catalog_entry, custom_entry, list_data
+from listbuilder.views import amount, total_text
 from listbuilder.yamlfile import Document
 
 LEADER_MARK = "(leader)"

@@ -1,12 +1,24 @@
-"""Plain-text views of reports, costs and catalogs, for the terminal. Returns strings; never prints."""
+"""Plain-text views of the API's records, for the terminal, and the game's phrases for totals.
+
+Every function returns a string and never prints. The command line shows records through
+these; the library uses ``amount``, ``total_text`` and ``stats_line`` wherever it words a total
+or a statline, so each is phrased in one place.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from listbuilder.army.constraints import Problem
-from listbuilder.army.costing import CostPart, unit_cost
+from listbuilder.army.costing import CostPart
 from listbuilder.army.report import Report
+
+if TYPE_CHECKING:
+    from listbuilder.api import CatalogListing, CatalogUnit, Matchups, Pricing
+    from listbuilder.odds.api import Outcome
+    from listbuilder.share.diff import ListDiff
+    from listbuilder.share.editing import EditResult
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 
@@ -127,17 +139,52 @@ def systems(all_systems: Sequence[System]) -> str:
     return "\n".join(table(rows, indent=""))
 
 
-def catalog(system: System, faction: str | None = None) -> str:
+def catalog(listing: CatalogListing) -> str:
+    """A catalog's units by faction, each with its stats and cost."""
+    system = listing.system
     d = system.definition
     lines = [f"{d.name} ({d.id}): {d.summary}", ""]
-    for name, units in system.factions.items():
-        if faction and name.lower() != faction.lower():
-            continue
+    by_faction: dict[str, list[CatalogUnit]] = {}
+    for item in listing.units:
+        by_faction.setdefault(item.unit.faction, []).append(item)
+    for name, items in by_faction.items():
         lines.append(f"{name}")
         rows = []
-        for u in units:
+        for item in items:
+            u = item.unit
             lead = " (leader)" if u.leader else ""
-            rows.append([u.name + lead, stats_line(system, u), amount(unit_cost(system, u), system.size_unit)])
+            rows.append([u.name + lead, stats_line(system, u), amount(item.cost, system.size_unit)])
         lines += table(rows, right=(2,))
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def pricing(result: Pricing) -> str:
+    """A priced statline, term by term, and its verdict."""
+    return cost(result.system, result.unit, result.parts, result.problems)
+
+
+def edited(result: EditResult, done: str) -> str:
+    """What an edit did and left: the change, then the list's new total and verdict."""
+    return f"{result.path}: {done if result.changed else 'unchanged'}\n{validation(result.report)}"
+
+
+def list_diff(d: ListDiff) -> str:
+    """What changed between two lists, in game terms."""
+    from listbuilder.share.diff import describe
+
+    return describe(d)
+
+
+def outcome(result: Outcome, exact: bool = False) -> str:
+    """The chances of one attack, as a small table."""
+    from listbuilder.odds.ask import outcome_text
+
+    return outcome_text(result, exact)
+
+
+def matchups(m: Matchups) -> str:
+    """The odds grid of one list against another, as a table."""
+    from listbuilder.odds.ask import matrix_text
+
+    return matrix_text(m.grid, m.a, m.b, m.columns)

@@ -1,0 +1,81 @@
+"""Rule sets and their catalogs: which there are, and their ready-made units."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from listbuilder.army.costing import unit_cost
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs, System, user_roots
+from listbuilder.rules.formats import Unit
+
+
+def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
+    """The shipped catalogs plus the user's (``dirs``, then ``LISTBUILDER_CATALOGS``)."""
+    return Catalogs(user_roots(dirs))
+
+
+def get_system(catalogs: Catalogs, system_id: str) -> System:
+    """A rule set by id; an unknown id is an ``InputError`` with a did-you-mean hint."""
+    return catalogs.get(system_id)
+
+
+def systems(catalogs: Catalogs) -> tuple[System, ...]:
+    """Every rule set, shipped and the user's, by id."""
+    return tuple(catalogs.all())
+
+
+@record
+class CatalogUnit(Record):
+    """A ready-made unit of a catalog and what it costs."""
+
+    unit: Unit
+    cost: int
+
+    def as_json(self) -> dict[str, Any]:
+        u = self.unit
+        return {
+            "name": u.name,
+            "faction": u.faction,
+            "stats": {k: list(v) if isinstance(v, tuple) else v for k, v in u.stats.items()},
+            "leader": u.leader,
+            "cost": self.cost,
+        }
+
+
+@record
+class CatalogListing(Record):
+    """A rule set's catalog units, by faction, each with its cost."""
+
+    system: System
+    faction: str | None
+    units: tuple[CatalogUnit, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system.id,
+            "faction": self.faction,
+            "unit_of_cost": self.system.size_unit,
+            "units": [u.as_json() for u in self.units],
+        }
+
+
+def catalog_units(catalogs: Catalogs, system_id: str, faction: str | None = None) -> CatalogListing:
+    """The ready-made units of a rule set, or of one of its factions (matched in any case)."""
+    system = catalogs.get(system_id)
+    chosen = None
+    if faction is not None:
+        by_lower = {f.lower(): f for f in system.factions}
+        chosen = by_lower.get(faction.strip().lower())
+        if chosen is None:
+            hint = did_you_mean(faction, system.factions) or f"its factions: {', '.join(system.factions)}"
+            raise InputError(f"no faction '{faction}' in {system.id}", details=[ErrorDetail(message=hint)])
+    units = tuple(
+        CatalogUnit(unit=u, cost=unit_cost(system, u))
+        for u in system.units.values()
+        if chosen is None or u.faction == chosen
+    )
+    return CatalogListing(system=system, faction=chosen, units=units)

@@ -1,0 +1,70 @@
+"""Exact odds from a rule set's dice: one matchup, or a list against a list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.formats import Unit
+
+if TYPE_CHECKING:
+    from listbuilder.odds.api import Outcome
+
+
+def odds(
+    catalogs: Catalogs,
+    system_id: str,
+    attacker: str,
+    target: str,
+    situation: Sequence[str] = (),
+    *,
+    mechanic: str | None = None,
+) -> Outcome:
+    """Exact odds of one attack: units are catalog names or statlines (``class=Beast,might=6``),
+    the situation ``OPTION=VALUE`` words of the rule set's mechanic."""
+    from listbuilder.odds.ask import one_matchup
+
+    return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation)
+
+
+def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic: str | None = None) -> Matchups:
+    """Every unit of list ``a`` attacking every unit of list ``b``, with kills per 100 points."""
+    from listbuilder.odds.ask import list_matrix, read_situation
+
+    if a.system.id != b.system.id:
+        raise InputError(
+            f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
+            details=[ErrorDetail(message="odds compare lists of one rule set")],
+        )
+    grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **read_situation(a.system, mechanic, situation))
+    return Matchups(grid=grid, a=a, b=b, columns=tuple(columns))
+
+
+@record
+class Matchups(Record):
+    """The odds grid of one list's units against another's."""
+
+    grid: Any  # listbuilder.odds.api.Matrix
+    a: Report
+    b: Report
+    columns: tuple[Unit, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        from listbuilder.odds.ask import matrix_cells
+
+        grid = self.grid
+        cells = matrix_cells(grid, self.columns)
+        return {
+            "system": grid.system,
+            "mechanic": grid.mechanic,
+            "attackers": [line.entry.unit.name for line in self.a.lines],
+            "targets": [u.name for u in self.columns],
+            "expected_kills": [[None if c is None else float(c.expected_kills) for c in row] for row in cells],
+            "kills_per_100_points": None
+            if grid.efficiency is None
+            else [None if e is None else float(e) for e in grid.efficiency],
+        }

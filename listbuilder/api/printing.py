@@ -1,0 +1,163 @@
+"""Printing rosters, reference sheets and rules cards: to bytes, then to a file."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from listbuilder.api.lists import check_list
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError, choose
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.yamlfile import write_output
+
+PAPERS = ("a4", "letter")
+ONLY = ("roster", "reference")
+DOCUMENT_FORMATS = ("pdf", "html")
+
+
+@record
+class Rendered(Record):
+    """A printed document as bytes, and what went into it."""
+
+    data: bytes = dataclasses.field(repr=False)
+    format: str
+    lists: tuple[str, ...] = ()
+    illegal: tuple[str, ...] = ()  # the lists printed under a NOT LEGAL banner
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "bytes": len(self.data),
+            "lists": list(self.lists),
+            "illegal": list(self.illegal),
+        }
+
+
+@record
+class Written(Record):
+    """One output file, and what went into it."""
+
+    path: Path
+    format: str
+    lists: tuple[str, ...]
+    illegal: tuple[str, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"path": str(self.path), "format": self.format, "lists": list(self.lists), "illegal": list(self.illegal)}
+
+
+def document_format(path: Path) -> str:
+    """``pdf`` or ``html``, from an output file's name; anything else is an ``InputError``."""
+    fmt = {".pdf": "pdf", ".html": "html", ".htm": "html"}.get(path.suffix.lower())
+    if fmt is None:
+        raise InputError(
+            f"cannot tell what to write from the name '{path.name}'",
+            file=path,
+            details=[ErrorDetail(message="the output name must end in .pdf or .html")],
+        )
+    return fmt
+
+
+def render_reports(
+    reports: Sequence[Report],
+    *,
+    format: str = "pdf",
+    paper: str = "a4",
+    only: str | None = None,
+    strict: bool = False,
+    templates: Path | None = None,
+    opponent: Report | None = None,
+) -> Rendered:
+    """Rosters for ``reports`` and a reference sheet of the rules their units use, as one document.
+
+    ``only`` is ``roster`` or ``reference``; ``opponent`` adds the odds of each unit attacking
+    each of the opponent's units to the reference sheet. With ``strict`` a list that breaks a
+    rule (or warns) is refused (``RulesBroken``, exit 1) instead of printed under a banner."""
+    from listbuilder.printing.output import render_document_bytes
+
+    fmt = choose("document format", format, DOCUMENT_FORMATS)
+    return Rendered(
+        **render_document_bytes(
+            reports,
+            fmt=fmt,
+            paper=choose("paper size", paper, PAPERS, "--paper"),
+            only=None if only is None else choose("part", only, ONLY, "--only"),
+            strict=strict,
+            templates=templates,
+            opponent=opponent,
+        )
+    )
+
+
+def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templates: Path | None = None) -> Rendered:
+    """A rule set's quick-reference card (one sheet, two sides) as a PDF or HTML document."""
+    from listbuilder.printing.output import card_bytes
+
+    fmt = choose("document format", format, DOCUMENT_FORMATS)
+    data = card_bytes(system, fmt=fmt, paper=choose("paper size", paper, PAPERS, "--paper"), templates=templates)
+    return Rendered(data=data, format=fmt)
+
+
+def write_file(path: Path, data: bytes, *, inputs: Sequence[Path] = (), overwrite: bool = True) -> Path:
+    """Write ``data`` to ``path`` atomically: nothing half-written, never over one of ``inputs``."""
+    write_output(path, data, inputs, overwrite=overwrite)
+    return path
+
+
+def render_files(
+    paths: Sequence[Path],
+    catalogs: Catalogs,
+    *,
+    output: Path | None = None,
+    paper: str = "a4",
+    only: str | None = None,
+    strict: bool = False,
+    templates: Path | None = None,
+    vs: Path | None = None,
+) -> tuple[Written, ...]:
+    """Print list files: into one document at ``output``, or each beside itself as NAME.pdf.
+
+    ``vs`` names an opponent's list file (see ``render_reports``)."""
+    from listbuilder.yamlfile import check_target
+
+    paper = choose("paper size", paper, PAPERS, "--paper")
+    only = None if only is None else choose("part", only, ONLY, "--only")
+    if output is not None:
+        document_format(output)  # a bad name fails before any work
+    reports = [check_list(p, catalogs) for p in paths]
+    opponent = check_list(vs, catalogs) if vs is not None else None
+    inputs = [*paths, *([vs] if vs is not None else [])]
+    groups = (
+        [(output, reports)]
+        if output is not None
+        else [(Path(r.army.file or "list").with_suffix(".pdf"), [r]) for r in reports]
+    )
+    written = []
+    for target, group in groups:
+        check_target(target, inputs)  # before the work of a render
+        done = render_reports(
+            group,
+            format=document_format(target),
+            paper=paper,
+            only=only,
+            strict=strict,
+            templates=templates,
+            opponent=opponent,
+        )
+        write_file(target, done.data, inputs=inputs)
+        written.append(Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal))
+    return tuple(written)
+
+
+def render_card_file(
+    system: System, *, output: Path | None = None, paper: str = "a4", templates: Path | None = None
+) -> Written:
+    """Write a rule set's quick-reference card (default: SYSTEM-card.pdf in the current folder)."""
+    target = output or Path(f"{system.id}-card.pdf")
+    done = render_card(system, format=document_format(target), paper=paper, templates=templates)
+    write_file(target, done.data)
+    return Written(path=target, format=done.format, lists=(), illegal=())

@@ -1,0 +1,99 @@
+"""Sharing and comparing lists: exports, imports, the editor schema and diffs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from listbuilder.api.lists import check_list
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError, choose
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.yamlfile import read_text
+
+if TYPE_CHECKING:
+    from listbuilder.share.diff import ListDiff
+
+EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
+
+
+def editor_schema(catalogs: Catalogs, system_id: str | None = None) -> str:
+    """The JSON Schema of list files (of one rule set, or of all), as text for editors."""
+    from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
+
+    return schema_text(list_schema(catalogs.get(system_id)) if system_id else all_lists_schema(catalogs))
+
+
+def export_list(report: Report, format: str = "text", *, embed: bool = False) -> str:
+    """A list as ``text`` or ``markdown`` (for a chat or a forum), ``json`` (for programs), or
+    ``yaml`` (a clean list file; ``embed`` writes every catalog unit out in full)."""
+    from listbuilder.share import exchange
+
+    fmt = choose("format", format, EXPORT_FORMATS, "--format")
+    if embed and fmt != "yaml":
+        raise InputError(
+            f"--embed goes with --format yaml, not {fmt}",
+            details=[ErrorDetail(message="export FILE --format yaml --embed")],
+        )
+    if fmt == "yaml":
+        return exchange.embed(report) if embed else exchange.clean_yaml(report)
+    writers = {"text": exchange.export_text, "markdown": exchange.export_markdown, "json": exchange.export_json}
+    return writers[fmt](report)
+
+
+def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> str:
+    """List-file YAML from a text, markdown or JSON export (``source`` names it in messages)."""
+    from listbuilder.share.exchange import import_text
+
+    return import_text(text, source, catalogs)
+
+
+def import_file(path: Path, catalogs: Catalogs) -> str:
+    """``import_list`` of a file's text."""
+    return import_list(read_text(path, "exported list"), catalogs, path)
+
+
+def diff_lists(old: Report, new: Report) -> ListDiff:
+    """What changed from ``old`` to ``new``, in game terms."""
+    from listbuilder.share.diff import diff_reports
+
+    return diff_reports(old, new)
+
+
+def diff_files(old: Path, new: Path, catalogs: Catalogs) -> ListDiff:
+    """``diff_lists`` of two list files."""
+    return diff_lists(check_list(old, catalogs), check_list(new, catalogs))
+
+
+def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
+    """``diff`` as git's external diff driver: ``PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE [...]``.
+
+    A side that does not exist (an added or deleted file) or is not a list falls back to a
+    plain unified diff, so git always shows something."""
+    import difflib
+
+    from listbuilder.share.diff import describe
+
+    if len(args) < 7:
+        raise InputError(
+            "git passes seven arguments to a diff driver",
+            details=[ErrorDetail(message=f"got {len(args)}", hint="set it up as the README says")],
+        )
+    path, old, new = args[0], Path(args[1]), Path(args[4])
+    header = f"listbuilder diff a/{path} b/{path}"
+    if str(old) != "/dev/null" and str(new) != "/dev/null":
+        try:
+            return f"{header}\n{describe(diff_files(old, new, catalogs))}"
+        except InputError as exc:
+            note = f"(not compared as lists: {exc.summary})"
+    else:
+        note = "(new file)" if str(old) == "/dev/null" else "(deleted file)"
+
+    def lines(p: Path) -> list[str]:
+        return (
+            [] if str(p) == "/dev/null" else p.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        )
+
+    plain = difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}")
+    return f"{header} {note}\n" + "".join(plain).rstrip("\n")

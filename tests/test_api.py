@@ -1,0 +1,214 @@
+"""The library API that every front end calls: each action, each bad option, each record's JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+from listbuilder import api
+from listbuilder.errors import InputError, ListbuilderError
+
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+MASH = EXAMPLES / "might-skirmish-monster-mash.illegal.yaml"
+
+
+@pytest.fixture(scope="module")
+def books():
+    return api.open_catalogs()
+
+
+def test_rule_sets_and_catalog_units(books):
+    ids = [s.id for s in api.systems(books)]
+    assert ids == sorted(ids) and "might-skirmish" in ids
+    listing = api.catalog_units(books, "might-skirmish", "zombie family")  # any case
+    assert listing.faction == "Zombie Family"
+    hunter = next(u for u in listing.units if u.unit.name == "Hunter")
+    assert hunter.cost == hunter.unit.stats["might"]  # might-skirmish: a fighter costs its Might
+    data = json.loads(json.dumps(listing.as_json()))
+    assert data["unit_of_cost"] == "points" and {u["faction"] for u in data["units"]} == {"Zombie Family"}
+
+
+def test_unknown_rule_set_and_faction_are_located_errors(books):
+    with pytest.raises(InputError, match="unknown rule set 'might-skirmsh'") as exc:
+        api.get_system(books, "might-skirmsh")
+    assert "did you mean 'might-skirmish'" in exc.value.render()
+    with pytest.raises(InputError, match="no faction 'Zombie Famly'") as exc:
+        api.catalog_units(books, "might-skirmish", "Zombie Famly")
+    assert "did you mean 'Zombie Family'" in exc.value.render()
+
+
+def test_a_list_from_a_path_and_from_text_agree(books):
+    from_file = api.check_list(ZOMBIES, books)
+    from_text = api.check_text(ZOMBIES.read_text(encoding="utf-8"), books, source=ZOMBIES)
+    assert from_text.total == from_file.total and from_text.problems == from_file.problems
+    assert from_text.as_json() == from_file.as_json()
+
+
+def test_bad_text_names_its_source(books):
+    with pytest.raises(InputError) as exc:
+        api.check_text("system: might-skirmish\nname: X\nunits:\n  - unit: Huntr\n", books, source=Path("pasted"))
+    assert exc.value.render().startswith("pasted: ")
+    assert "did you mean 'Hunter'" in exc.value.render()
+
+
+def test_points_json_carries_the_entries(books):
+    data = api.check_list(ZOMBIES, books).as_json(entries=True)
+    assert sum(e["cost"] for e in data["entries"]) == data["total"]
+
+
+def test_price_a_statline_by_the_formula(books):
+    # speed-range-power worked example: WW2 Soldier 6"/24"/2 = 30 (source 003, the points examples)
+    system = api.get_system(books, "speed-range-power")
+    result = api.price(system, api.parse_stat_options(system, ["--speed", "6", "--range=24", "--power", "2"]))
+    assert result.total == 30 and result.legal
+    data = result.as_json()
+    assert [p["cost"] for p in data["parts"]] == [6, 16, 8] and data["legal"] is True
+
+
+def test_price_refuses_unknown_stats_and_units(books):
+    system = api.get_system(books, "speed-range-power")
+    with pytest.raises(InputError, match="cannot be used") as exc:
+        api.parse_stat_options(system, ["--sped", "6"])
+    assert "did you mean '--speed'" in exc.value.render()
+    with pytest.raises(InputError, match="no unit 'Nobody'"):
+        api.price(system, {}, "Nobody")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"paper": "a3"}, "unknown paper size 'a3'"),
+        ({"only": "everything"}, "unknown part 'everything'"),
+        ({"format": "docx"}, "unknown document format 'docx'"),
+    ],
+)
+def test_render_checks_every_option(books, options, message):
+    report = api.check_list(ZOMBIES, books)
+    with pytest.raises(InputError, match=message):
+        api.render_reports([report], **options)
+    if "only" not in options:
+        with pytest.raises(InputError, match=message):
+            api.render_card(api.get_system(books, "might-skirmish"), **options)
+
+
+def test_render_to_bytes_writes_nothing(books, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    report = api.check_list(MASH, books)
+    done = api.render_reports([report], format="html", paper="LETTER", only="roster")
+    assert done.format == "html" and done.illegal == ("Monster Mash",)
+    assert b"Not legal" in done.data and b"Monster Mash" in done.data
+    assert list(tmp_path.iterdir()) == []
+    assert done.as_json()["bytes"] == len(done.data)
+    card = api.render_card(api.get_system(books, "deathmelt"), format="html")
+    assert card.data.startswith(b"<!DOCTYPE html>") or b"<html" in card.data[:200]
+
+
+def test_strict_render_refuses_an_illegal_list(books):
+    with pytest.raises(ListbuilderError) as exc:
+        api.render_reports([api.check_list(MASH, books)], format="html", strict=True)
+    assert exc.value.exit_code == 1
+
+
+def test_write_file_is_a_separate_step(books, tmp_path):
+    done = api.render_reports([api.check_list(ZOMBIES, books)], format="html")
+    out = api.write_file(tmp_path / "roster.html", done.data, inputs=[ZOMBIES])
+    assert out.read_bytes() == done.data
+
+
+def test_render_files_refuses_a_bad_name_before_any_work(books, tmp_path):
+    with pytest.raises(InputError, match="cannot tell what to write"):
+        api.render_files([ZOMBIES], books, output=tmp_path / "roster.docx")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_text_edits_write_nothing_and_keep_comments(books, tmp_path):
+    text = ZOMBIES.read_text(encoding="utf-8")
+    before = ZOMBIES.read_bytes()
+    added = api.add_to_text(text, books, "Hunter", 1, source=ZOMBIES)
+    hunter = api.price(api.get_system(books, "might-skirmish"), {}, "Hunter").total
+    assert added.changed and added.report.total == api.check_list(ZOMBIES, books).total + hunter
+    assert [c for c in text.splitlines() if c.lstrip().startswith("#")] == [
+        c for c in added.text.splitlines() if c.lstrip().startswith("#")
+    ]
+    renamed = api.set_in_text(added.text, books, "name", "Zombie Kin", source=ZOMBIES)
+    assert renamed.report.army.name == "Zombie Kin"
+    removed = api.remove_from_text(renamed.text, books, "Hunter", 1, source=ZOMBIES)
+    assert removed.report.total == api.check_list(ZOMBIES, books).total
+    assert ZOMBIES.read_bytes() == before
+
+
+def test_text_edit_of_a_unit_the_list_lacks(books):
+    with pytest.raises(InputError, match="there is no 'Bone Giant' in this list"):
+        api.remove_from_text(ZOMBIES.read_text(encoding="utf-8"), books, "Bone Giant", source=ZOMBIES)
+
+
+def test_path_edits_are_thin_wrappers(books, tmp_path):
+    copy = tmp_path / "zombies.yaml"
+    copy.write_bytes(ZOMBIES.read_bytes())
+    by_text = api.add_to_text(copy.read_text(encoding="utf-8"), books, "Hunter", 2, source=copy)
+    by_file = api.add_unit(copy, books, "Hunter", 2)
+    assert by_file.text == by_text.text == copy.read_text(encoding="utf-8")
+
+
+def test_new_list_text_and_file_name(books):
+    system = api.get_system(books, "might-skirmish")
+    assert api.list_file_name(system, "Zombie Family!").name == "zombie-family.yaml"
+    report = api.check_text(api.new_list_text(books, "might-skirmish", "Zombie Family", 150), books)
+    assert report.army.name == "Zombie Family" and report.limit == 150 and report.total == 0
+
+
+@pytest.mark.parametrize(
+    ("format", "embed", "message"),
+    [("docx", False, "unknown format 'docx'"), ("text", True, "--embed goes with --format yaml, not text")],
+)
+def test_export_checks_its_options(books, format, embed, message):
+    with pytest.raises(InputError, match=message):
+        api.export_list(api.check_list(ZOMBIES, books), format, embed=embed)
+
+
+@pytest.mark.parametrize("format", ["text", "markdown", "json"])
+def test_export_and_import_round_trip(books, format):
+    report = api.check_list(ZOMBIES, books)
+    back = api.check_text(api.import_list(api.export_list(report, format), books), books)
+    assert [(ln.entry.unit.name, ln.entry.count) for ln in back.lines] == [
+        (ln.entry.unit.name, ln.entry.count) for ln in report.lines
+    ]
+
+
+def test_export_yaml_is_a_clean_list_file(books):
+    report = api.check_list(ZOMBIES, books)
+    clean = api.export_list(report, "yaml")
+    again = api.check_text(clean, books)
+    assert again.total == report.total and "#" not in clean
+    assert "- unit: Hunter" in clean  # catalog units by name, not written out
+    embedded = api.export_list(report, "YAML", embed=True)
+    assert "might:" in embedded and api.check_text(embedded, books).total == report.total
+
+
+def test_diff_lists(books):
+    d = api.diff_files(ZOMBIES, MASH, books)
+    assert d.total_change == api.check_list(MASH, books).total - api.check_list(ZOMBIES, books).total
+
+
+def test_odds_of_one_matchup(books):
+    outcome = api.odds(books, "might-skirmish", "Hunter", "Hunter")
+    data = outcome.as_json()
+    assert abs(sum(r["chance"] for r in data["results"]) - 1) < 1e-9
+
+
+def test_odds_of_lists_of_different_rule_sets_is_refused(books):
+    other = api.check_list(EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books)
+    with pytest.raises(InputError, match="different rule sets"):
+        api.odds_lists(api.check_list(ZOMBIES, books), other)
+
+
+def test_records_are_immutable(books):
+    report = api.check_list(ZOMBIES, books)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.total = 0  # type: ignore[misc]
+    pricing = api.price(api.get_system(books, "might-skirmish"), {}, "Hunter")
+    assert isinstance(pricing.parts, tuple) and isinstance(pricing.problems, tuple)
