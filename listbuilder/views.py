@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from listbuilder.share.editing import EditResult
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.rules.statline import stats_text
 
 
 def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "  ") -> list[str]:
@@ -36,18 +37,8 @@ def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str 
 
 
 def stats_line(system: System, unit: Unit) -> str:
-    """``Soldier, Might 10`` / ``Speed 6", Range 24", Power 2, traits: attacker``."""
-    parts = []
-    for key, stat in system.definition.stats.items():
-        value = unit.stats.get(key)
-        if stat.kind == "choices":
-            if value:
-                parts.append(f"{stat.label.lower()}: {stat.show(value)}")
-        elif stat.kind == "choice":
-            parts.append(str(value))
-        else:
-            parts.append(f"{stat.label} {stat.show(value)}")
-    return ", ".join(parts)
+    """``Soldier, Might 10`` / ``Speed 6", Range 24", Power 2, Traits attacker``: the one statline grammar."""
+    return stats_text(system, unit)
 
 
 def amount(n: int | None, unit: str) -> str:
@@ -98,7 +89,7 @@ def points(report: Report, strict: bool = False) -> str:
     for line in report.lines:
         e = line.entry
         name = e.unit.name + (" (leader)" if e.leader else "") + (" (custom)" if e.custom else "")
-        rows.append([str(e.index), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
+        rows.append([str(e.index + 1), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
     lines = [f"{report.army.name} ({report.system.definition.name}), {report.army.file}"]

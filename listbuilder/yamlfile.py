@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import field
 from pathlib import Path
@@ -60,10 +61,32 @@ class Document(Record):
         return cls(summary=summary, file=self.path, details=details)
 
 
+def _broken_link(path: Path, what: str) -> None:
+    """Raise the error for a symbolic link that leads nowhere: a loop, or a missing target."""
+    import errno
+
+    try:
+        path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(
+                f"this {what} is a symbolic link that loops back on itself",
+                file=path,
+                details=[ErrorDetail(message="point the link at a real file (ls -l shows where it leads)")],
+            ) from None
+    raise InputError(
+        f"this {what} is a symbolic link to a file that does not exist: {os.readlink(path)}",
+        file=path,
+        details=[ErrorDetail(message="point the link at a real file, or remove it")],
+    )
+
+
 def read_text(path: Path, what: str = "file") -> str:
     """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
     try:
         if not path.exists():
+            if path.is_symlink():  # exists() follows links: a dangling one or a loop lands here
+                _broken_link(path, what)
             raise InputError(f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling")])
         if path.is_dir():
             raise InputError(f"this is a folder, not a {what}", file=path)
@@ -142,6 +165,35 @@ _PLAIN_TAGS = frozenset(
 )
 
 
+# YAML 1.1 reads '1:30' as 90 (base 60), '0x10' as 16, '0b11' as 3 and '010' as 8; a list or
+# catalog never means those, so only plain decimal numbers are numbers (as '0o17' is text).
+_NUMBER_TAGS = frozenset({"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"})
+_PLAIN_NUMBER = re.compile(
+    r"[-+]?(0|[1-9][0-9_]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+)
+
+
+def _odd_number(text: str, value: Any) -> tuple[str, str]:
+    """The message and hint for a number YAML 1.1 reads in a base nobody meant."""
+    shown = f"{value:g}" if isinstance(value, float) else str(value)
+    if ":" in text:
+        kind = "a base-60 (sexagesimal) number"
+    elif text.lstrip("+-").lower().startswith("0x"):
+        kind = "a hexadecimal number"
+    elif text.lstrip("+-").lower().startswith("0b"):
+        kind = "a binary number"
+    else:
+        digits = text.lstrip("+-").lstrip("0_") or "0"
+        return (
+            f"'{text}' would be read as an octal number (a leading 0 means base 8), {shown}",
+            f"write it without the leading 0 ({digits}), or quote '{text}' to make it text",
+        )
+    return (
+        f"'{text}' would be read as {kind}, {shown}",
+        f"write a plain whole number such as {shown}, or quote '{text}' to make it text",
+    )
+
+
 class _Walker:
     """Turns a composed node tree into plain data, recording positions and refusing aliases."""
 
@@ -191,7 +243,10 @@ class _Walker:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        return self.scalar(node)
+        value = self.scalar(node)
+        if node.tag in _NUMBER_TAGS and not node.style and not _PLAIN_NUMBER.fullmatch(node.value):
+            raise self.fail(node, *_odd_number(node.value, value))
+        return value
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Entry, FiguresCost, LinearCost, StatCost, Unit
+from listbuilder.rules.statline import value_text
 
 
 @record
@@ -37,7 +38,7 @@ def cost_parts(system: System, unit: Unit) -> list[CostPart]:
             parts.append(
                 CostPart(
                     label=stats[term.stat].label,
-                    value=stats[term.stat].show(value),
+                    value=value_text(stats[term.stat], value),
                     points=value // term.per * term.points,
                     rate=rate,
                 )

@@ -110,12 +110,15 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
     units = data.get("units")
     entries: list[Entry] = []
     if not isinstance(units, list):
-        message = (
-            "the key 'units' is missing"
-            if units is None
-            else f"expected a list of units, found {describe_value(units)}"
-        )
-        errors.append(doc.detail(("units",), message, "add 'units:' with one '- unit: NAME' line per entry"))
+        hint = "add 'units:' with one '- unit: NAME' line per entry"
+        if "units" not in data:
+            message = "the key 'units' is missing"
+        elif units is None:
+            message = "'units:' has no entries under it"
+            hint = "put one '- unit: NAME' line per entry under 'units:', or write 'units: []' for none yet"
+        else:
+            message = f"expected a list of units, found {describe_value(units)}"
+        errors.append(doc.detail(("units",), message, hint))
     else:
         for i, item in enumerate(units):
             entry = _read_entry(item, i, doc, system, errors)
@@ -142,7 +145,11 @@ def _read_count(
         return None
     if count < 1:
         errors.append(
-            doc.detail((*path, "count"), f"count must be at least 1, found {count}", "remove the entry to field none")
+            doc.detail(
+                (*path, "count"),
+                f"count must be at least 1, found {count}",
+                "write how many to field (1 or more); to field none, delete the entry",
+            )
         )
         return None
     return count

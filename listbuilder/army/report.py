@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from listbuilder.army.advice import advice, has_leaders
 from listbuilder.army.constraints import Force, Problem, check_force
 from listbuilder.army.costing import entry_cost, figures_in, unit_cost
 from listbuilder.record import Record, record
-from listbuilder.rules.catalog import System
+from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList, Entry
+from listbuilder.rules.statline import value_text
 
 
 @record
@@ -83,13 +85,20 @@ class Report(Record):
         return data
 
 
-def build_report(army: ArmyList, system: System) -> Report:
-    """Cost every entry, total them, and check the force rules and the catalog revision."""
+def build_report(army: ArmyList, system: System, catalogs: Catalogs | None = None) -> Report:
+    """Cost every entry, total them, and check the force rules, the catalog revision and the
+    advice of ``army.advice`` (``catalogs``, if given, names the rule sets that have leaders)."""
     lines = tuple(Line(entry=e, unit_cost=unit_cost(system, e.unit), cost=entry_cost(system, e)) for e in army.entries)
     total = sum(line.cost for line in lines)
-    problems = check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
+    problems = advice(army, system, None if catalogs is None else lambda: leader_systems(catalogs))
+    problems += check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
     problems += catalog_changes(army, system)
     return Report(army=army, system=system, lines=lines, total=total, problems=tuple(problems))
+
+
+def leader_systems(catalogs: Catalogs) -> list[str]:
+    """The ids of the rule sets whose force rules count leaders."""
+    return [s.id for s in catalogs.all() if has_leaders(s)]
 
 
 CHANGED_RULE = "A list names catalog units as they were when it was made; a changed unit is costed as it is now."
@@ -113,7 +122,7 @@ def catalog_changes(army: ArmyList, system: System) -> list[Problem]:
         seen.add(e.unit.name)
         old, new = e.unit.stats_at(army.revision), e.unit.stats
         changes = [
-            f"{stat.label} {stat.show(old.get(key))} → {stat.show(new.get(key))}"
+            f"{stat.label} {value_text(stat, old.get(key))} → {value_text(stat, new.get(key))}"
             for key, stat in system.definition.stats.items()
             if old.get(key) != new.get(key)
         ]

@@ -16,48 +16,41 @@ from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mech
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
-from listbuilder.views import stats_line
+from listbuilder.rules.statline import parse_stats, stats_example, stats_text
 from listbuilder.yamlfile import Document
 
 COMMAND_LINE = Path("command line")
 
 
 def read_unit(system: System, spec: str) -> Unit:
-    """A catalog unit by name ('Hunter'), or a statline ('class=Beast,might=6')."""
-    if "=" not in spec:
-        unit = system.find_unit(spec.strip())
-        if unit is None:
+    """A catalog unit by name ('Hunter'), or a statline ('Beast, Might 6', also 'class=Beast,might=6')."""
+    unit = system.find_unit(spec.strip())
+    if unit is not None:
+        return unit
+    stats = parse_stats(system, spec)
+    if isinstance(stats, str):
+        if "=" not in spec and "," not in spec:  # one word or a name: most likely a misspelt unit
             hint = did_you_mean(spec, [u.name for u in system.units.values()])
             raise InputError(
                 f"no unit '{spec}' in the {system.id} catalogs",
                 file=COMMAND_LINE,
                 details=[
                     ErrorDetail(
-                        message="give a catalog unit's name, or stats as KEY=VALUE,KEY=VALUE",
+                        message=f"give a catalog unit's name, or a statline such as '{stats_example(system)}'",
                         hint=hint or f"'listbuilder catalog {system.id}' lists the units",
                     )
                 ],
             )
-        return unit
-    data: dict[str, Any] = {}
-    for part in spec.split(","):
-        key, _, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        stat = system.definition.stats.get(key)
-        if stat is not None and stat.kind == "number":
-            data[key] = int(value) if value.lstrip("-").isdigit() else value
-        elif stat is not None and stat.kind == "choices":
-            data[key] = [v for v in value.split("+") if v]
-        else:
-            data[key] = value
-    named = "name" in data
-    data.setdefault("name", spec)
+        raise InputError(
+            f"this statline cannot be read: '{spec}'",
+            file=COMMAND_LINE,
+            details=[ErrorDetail(message=stats, hint=f"write it as '{stats_example(system)}'")],
+        )
+    data: dict[str, Any] = {"name": spec, **stats}
     unit, errors = system.read_unit(data, Document(path=COMMAND_LINE, data=data, positions={}, text=""), ())
     if unit is None:
         raise InputError(f"this statline cannot be read: '{spec}'", file=COMMAND_LINE, details=errors)
-    if not named:
-        unit = dataclasses.replace(unit, name=stats_line(system, unit))  # name it by its stats
-    return unit
+    return dataclasses.replace(unit, name=stats_text(system, unit))  # name it by its stats
 
 
 def read_situation(system: System, mechanic: str | None, args: Sequence[str]) -> dict[str, Any]:
@@ -66,9 +59,17 @@ def read_situation(system: System, mechanic: str | None, args: Sequence[str]) ->
     A flag may be given bare (``defending``) or as ``defending=yes``/``no``."""
     options = mechanic_of(system, mechanic).options
     out: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for arg in args:
         key, has_value, value = arg.partition("=")
         key = key.strip().removeprefix("--").replace("-", "_")
+        if key in given:
+            raise InputError(
+                f"the option '{key}' is given twice: '{given[key]}' and '{arg}'",
+                file=COMMAND_LINE,
+                details=[ErrorDetail(message="give each option once")],
+            )
+        given[key] = arg
         option = options.get(key)
         if option is not None and option.kind == "flag":
             out[key] = value.strip().lower() not in ("false", "no", "0", "off") if has_value else True

@@ -43,6 +43,7 @@ def resolve(system: System, mechanic: Mechanic, given: Mapping[str, Any]) -> dic
     """
     options = mechanic.options
     problems: list[ErrorDetail] = []
+    unknown = [key for key in given if key not in options]
     for key, value in given.items():
         option = options.get(key)
         if option is None:
@@ -54,6 +55,11 @@ def resolve(system: System, mechanic: Mechanic, given: Mapping[str, Any]) -> dic
         problem = _bad_value(system, key, option, value)
         if problem:
             problems.append(problem)
+    if unknown:
+        names = ", ".join(f"'{k}'" for k in unknown)
+        raise OddsError(
+            f"unknown option{'s' if len(unknown) > 1 else ''} {names} for {system.id} '{mechanic.id}'", details=problems
+        )
     if problems:
         raise OddsError(f"{system.id} '{mechanic.id}' cannot use this situation", details=problems)
     return {key: given.get(key, option.default) for key, option in options.items()}

@@ -33,6 +33,7 @@ from listbuilder.rules.formats import (
     UnitVersion,
 )
 from listbuilder.rules.schema import describe_value, load_catalog_file
+from listbuilder.rules.userfolders import check_user_root
 from listbuilder.yamlfile import Document
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
@@ -203,6 +204,8 @@ class Catalogs:
         for root in self.roots:
             if not root.is_dir():
                 continue
+            if root != self.roots[0]:
+                check_user_root(root)
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
                 if (folder / SYSTEM_FILE).is_file() or (folder / FACTIONS_DIR).is_dir():
                     found.setdefault(folder.name, []).append(folder)

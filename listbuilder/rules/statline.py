@@ -1,4 +1,8 @@
-"""A custom unit's stats on one line, ``Monster, Might 20``, written and read by the rule set's own words.
+"""The one statline grammar: how a unit's stats are written and read everywhere.
+
+The same words serve ``cost``, ``odds``, text export and import, and every terminal view, so a
+player learns one form: ``Monster, Might 20`` or ``Speed 6", Range 24", Power 2, Traits
+attacker + big-guns``.
 
 - A number stat is its label and value, with the stat's suffix: ``Might 20``, ``Speed 6"``.
 - A choice is its value alone (``Monster``) when no other stat has that value and it does not
@@ -7,9 +11,11 @@
   an empty one is ``Weapons none`` (``Weapons []`` if the stat has a choice called ``none``).
 - Stats are joined by ``,``; optional stats at their default are left out.
 
-The reader matches the rule set's labels and choice names (any case, longest first) rather than
-splitting on punctuation, so a choice such as ``Medium Repeater`` or a label with a space reads
-back exactly. A ``:`` after a label is allowed: ``Weapons: Rifle``.
+The reader matches the rule set's labels, stat keys and choice names (any case, longest first)
+rather than splitting on punctuation, so a choice such as ``Medium Repeater`` or a label with a
+space reads back exactly. Between a label and its value a space, ``:`` or ``=`` may stand, so
+``might=6``, ``Might: 6`` and ``Might 6`` are one stat (older shared texts and the odds
+command's ``class=Beast,might=6`` read as they always did).
 """
 
 from __future__ import annotations
@@ -44,6 +50,13 @@ def _empty(stat: Stat) -> str:
     return NONE if stat.choice(NONE) is None else EMPTY
 
 
+def value_text(stat: Stat, value: Any) -> str:
+    """One stat's value as the grammar writes it: ``6"``, ``Soldier``, ``attacker + big-guns``, ``none``."""
+    if stat.kind == "choices":
+        return " + ".join(str(v) for v in value) if value else _empty(stat)
+    return f"{value}{stat.suffix}" if stat.kind == "number" else str(value)
+
+
 def stats_text(system: System, unit: Unit) -> str:
     """A unit's stats in the compact one-line form: ``Monster, Might 20``."""
     parts = []
@@ -51,13 +64,27 @@ def stats_text(system: System, unit: Unit) -> str:
         value = unit.stats.get(key)
         if not stat.required and value == _default(stat):
             continue
-        if stat.kind == "number":
-            parts.append(f"{stat.label} {value}{stat.suffix}")
-        elif stat.kind == "choice":
-            parts.append(str(value) if _bare_ok(system, key, str(value)) else f"{stat.label} {value}")
+        if stat.kind == "choice" and _bare_ok(system, key, str(value)):
+            parts.append(str(value))
         else:
-            parts.append(f"{stat.label} {' + '.join(value) if value else _empty(stat)}")
+            parts.append(f"{stat.label} {value_text(stat, value)}")
     return ", ".join(parts)
+
+
+def stats_help(system: System) -> str:
+    """Each stat with what it takes, for a message: ``Class (Soldier, Warrior...), Might (a whole number)``."""
+    parts = []
+    for stat in system.definition.stats.values():
+        names = [c.name for c in stat.choices]
+        shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+        if stat.kind == "number":
+            what = "a whole number"
+        elif stat.kind == "choice":
+            what = f"one of {shown}"
+        else:
+            what = f"any of {shown}, joined by +"
+        parts.append(f"{stat.label} ({what}{'' if stat.required else ', optional'})")
+    return "; ".join(parts)
 
 
 def stats_example(system: System) -> str:
@@ -76,6 +103,18 @@ def stats_example(system: System) -> str:
 def parse_stats(system: System, text: str) -> dict[str, Any] | str:
     """Read a statline into stat values by key (choices spelled as the catalog does), or say why not."""
     return _Parser(system, text).parse()
+
+
+def parse_value(system: System, key: str, text: str) -> tuple[Any, str | None]:
+    """Read one stat's value as the grammar writes it (``6``, ``Beast``, ``attacker + big-guns``).
+
+    Returns ``(value, None)``, or ``(None, why not)``."""
+    stat = system.definition.stats[key]
+    parser = _Parser(system, text.strip())
+    value = parser.value(stat)
+    if value is None or parser.pos != len(parser.text):
+        return None, f"cannot read {stat.label} from '{text[:40]}'"
+    return value, None
 
 
 class _Parser:
@@ -131,19 +170,23 @@ class _Parser:
         return best
 
     def labelled(self) -> tuple[str, Any] | None:
-        by_length = sorted(self.stats.items(), key=lambda item: len(item[1].label), reverse=True)
-        for key, stat in by_length:
-            end = self.pos + len(stat.label)
-            if self.text[self.pos : end].lower() != stat.label.lower():
+        names = [(name, key) for key, stat in self.stats.items() for name in {stat.label, key}]
+        for name, key in sorted(names, key=lambda item: len(item[0]), reverse=True):
+            end = self.pos + len(name)
+            if self.text[self.pos : end].lower() != name.lower():
                 continue
             after = end
-            while after < len(self.text) and self.text[after] in ": ":
+            while after < len(self.text) and self.text[after] == " ":
                 after += 1
+            if after < len(self.text) and self.text[after] in ":=":
+                after += 1
+                while after < len(self.text) and self.text[after] == " ":
+                    after += 1
             if after == end:
                 continue
             start = self.pos
             self.pos = after
-            value = self.value(stat)
+            value = self.value(self.stats[key])
             if value is not None:
                 return key, value
             self.pos = start

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from listbuilder.army.constraints import Problem
 from listbuilder.army.report import Report
 from listbuilder.record import Record, record
+from listbuilder.rules.statline import value_text
 
 
 @record
@@ -86,7 +87,7 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
         stat_changes: tuple[str, ...] = ()
         if count_b and count_a and old.system.id == new.system.id:
             stat_changes = tuple(
-                f"{stat.label} {stat.show(stats_b.get(k))} → {stat.show(stats_a.get(k))}"
+                f"{stat.label} {value_text(stat, stats_b.get(k))} → {value_text(stat, stats_a.get(k))}"
                 for k, stat in system.stats.items()
                 if stats_b.get(k) != stats_a.get(k)
             )

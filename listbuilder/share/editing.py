@@ -413,7 +413,7 @@ class _Edit:
         return EditResult(
             path=self.path,
             text=self.bom + self.body,
-            report=build_report(army, system),
+            report=build_report(army, system, self.catalogs),
             changed=self.body != self.doc.text,
         )
 

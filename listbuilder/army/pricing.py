@@ -1,0 +1,221 @@
+"""Price a statline given on the command line: ``--might 6``, ``"Beast, Might 6"``, or a catalog unit changed.
+
+Stats come as options (``--STAT VALUE`` or ``--STAT=VALUE``) or as one statline argument, both
+read by the one statline grammar (``rules/statline``): a list stat joins its values with ``+``
+(``--traits attacker+big-guns``; the older ``attacker,big-guns`` is read too). Errors name the
+option (``--traits``), list every stat the rule set has, and show an example command.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from listbuilder.army.constraints import Problem, check_unit
+from listbuilder.army.costing import CostPart, cost_parts
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
+from listbuilder.rules.statline import parse_stats, parse_value, stats_example, stats_help, value_text
+from listbuilder.yamlfile import Document
+
+COMMAND_LINE = Path("command line")
+
+
+@record
+class Pricing(Record):
+    """A statline priced term by term, with the rules it breaks on its own."""
+
+    system: System
+    unit: Unit
+    parts: tuple[CostPart, ...]
+    problems: tuple[Problem, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(p.points for p in self.parts)
+
+    @property
+    def legal(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system.id,
+            "unit": self.unit.name,
+            "stats": {k: list(v) if isinstance(v, tuple) else v for k, v in self.unit.stats.items()},
+            "total": self.total,
+            "unit_of_cost": self.system.size_unit,
+            "legal": not self.problems,
+            "parts": [{"stat": p.label, "value": str(p.value), "rate": p.rate, "cost": p.points} for p in self.parts],
+            "problems": [p.as_json() for p in self.problems],
+        }
+
+
+def options_example(system: System) -> str:
+    """``listbuilder cost might-skirmish --class Soldier --might 1``: a command that prices a statline."""
+    parts = []
+    for key, stat in system.definition.stats.items():
+        if stat.kind == "number":
+            parts.append(f"--{key} 1")
+        elif stat.choices and (stat.kind == "choice" or stat.required):
+            parts.append(f"--{key} {_quoted(stat.choices[0].name)}")
+    return f"listbuilder cost {system.id} " + " ".join(parts)
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if " " in text else text
+
+
+def _stats_detail(system: System) -> ErrorDetail:
+    return ErrorDetail(
+        message=f"{system.id} stats: {stats_help(system)}",
+        hint=f"e.g. {options_example(system)}, or listbuilder cost {system.id} '{stats_example(system)}'",
+    )
+
+
+def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
+    """Turn ``--speed 6 --range=24 --traits attacker+big-guns`` (or ``"Speed 6, Range 24"``) into stat values.
+
+    Raises ``InputError`` naming each option it cannot use, with the rule set's stats and an example."""
+    stats = system.definition.stats
+    values: dict[str, Any] = {}
+    errors: list[ErrorDetail] = []
+    statline: list[str] = []
+
+    def put(key: str, value: Any, how: str) -> None:
+        if key in values:
+            errors.append(ErrorDetail(message=f"--{key} is given twice ({how})", hint="give each stat once"))
+        values[key] = value
+
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if not arg.startswith("--"):
+            statline.append(arg)
+            continue
+        key, has_value, value = arg[2:].partition("=")
+        if not has_value:
+            if i >= len(args):
+                errors.append(ErrorDetail(message=f"--{key} needs a value"))
+                break
+            value = args[i]
+            i += 1
+        key = key.replace("-", "_") if key.replace("-", "_") in stats else key
+        if key == "name":
+            values["name"] = value
+            continue
+        stat = stats.get(key)
+        if stat is None:
+            options = [f"--{k}" for k in stats]
+            errors.append(
+                ErrorDetail(
+                    message=f"{system.id} has no stat --{key}",
+                    hint=did_you_mean(f"--{key}", options) or f"its stats: {', '.join(options)}",
+                )
+            )
+            continue
+        text = value.replace(",", "+") if stat.kind == "choices" else value
+        parsed, problem = parse_value(system, key, text)
+        if problem is not None:
+            errors.append(_value_problem(system, key, value))
+        else:
+            put(key, parsed, f"--{key} {value}")
+    if statline:
+        parsed_line = parse_stats(system, ", ".join(statline))
+        if isinstance(parsed_line, str):
+            errors.append(
+                ErrorDetail(
+                    message=f"cannot read the statline '{' '.join(statline)[:60]}': {parsed_line}",
+                    hint=f'write it as "{stats_example(system)}"',
+                )
+            )
+        else:
+            for key, value in parsed_line.items():
+                put(key, value, "in the statline and as an option")
+    if errors:
+        raise InputError("these options cannot be used", file=COMMAND_LINE, details=[*errors, _stats_detail(system)])
+    return values
+
+
+def _value_problem(system: System, key: str, value: str) -> ErrorDetail:
+    stat = system.definition.stats[key]
+    if stat.kind == "number":
+        return ErrorDetail(message=f"--{key} must be a whole number, found '{value}'")
+    names = [c.name for c in stat.choices]
+    words = [w.strip() for w in value.replace(",", "+").split("+")] if stat.kind == "choices" else [value.strip()]
+    bad = next((w for w in words if stat.choice(w) is None), value)
+    return ErrorDetail(
+        message=f"--{key}: unknown {stat.label} '{bad}'; expected {', '.join(names)}"
+        + (" (several joined by +)" if stat.kind == "choices" else ""),
+        hint=did_you_mean(bad, names),
+    )
+
+
+def _as_option(system: System, detail: ErrorDetail) -> ErrorDetail:
+    """Reword a unit error for the command line: name the option (``--traits``), never a YAML path."""
+    message = detail.message
+    key = next((str(p) for p in detail.path or () if str(p) in system.definition.stats), None)
+    named = re.match(r"the stat '(\w+)'", message)
+    key = named.group(1) if named and named.group(1) in system.definition.stats else key
+    if key is not None and f"'{key}'" in message:  # "the stat 'class' (Class) is missing"
+        message = message.replace(f"the stat '{key}'", f"the option --{key}")
+    elif key is not None:
+        message = f"--{key}: {message}"
+    hint = detail.hint
+    if hint and hint.startswith("add '"):  # YAML advice ("add 'class:' with ...") reads wrong here
+        hint = hint.replace(f"add '{key}:' with", f"give --{key} with") if key else None
+    return ErrorDetail(message=message, hint=hint)
+
+
+def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -> Pricing:
+    """Price a catalog unit (by name, with any stats given changed) or a custom statline, and check it."""
+    base: Unit | None = None
+    if unit_name is not None:
+        base = system.find_unit(unit_name)
+        if base is None:
+            hint = (
+                did_you_mean(unit_name, [u.name for u in system.units.values()])
+                or f"'listbuilder catalog {system.id}' lists them"
+            )
+            raise InputError(f"no unit '{unit_name}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
+        changed = {k: v for k, v in stats.items() if k != "name"}
+        if not changed:
+            unit = base
+            return _priced(system, unit)
+        stats = {**{k: list(v) if isinstance(v, tuple) else v for k, v in base.stats.items()}, **stats}
+    elif not stats or set(stats) == {"name"}:
+        raise InputError(
+            f"give the stats of the unit to price, or --unit NAME for a catalog unit of {system.id}",
+            file=COMMAND_LINE,
+            details=[_stats_detail(system)],
+        )
+    data = {"name": "Custom unit", **stats}
+    doc = Document(path=COMMAND_LINE, data=data, positions={}, text="")
+    found, errors = system.read_unit(data, doc, ())
+    if found is None:
+        raise InputError(
+            "this statline cannot be priced",
+            file=COMMAND_LINE,
+            details=[*(_as_option(system, e) for e in errors), _stats_detail(system)],
+        )
+    unit = found
+    if base is not None and "name" not in stats:
+        changes = [
+            f"{s.label} {value_text(s, unit.stats[k])}"
+            for k, s in system.definition.stats.items()
+            if unit.stats.get(k) != base.stats.get(k)
+        ]
+        unit = dataclasses.replace(unit, name=f"{base.name} with {', '.join(changes)}" if changes else base.name)
+    return _priced(system, unit)
+
+
+def _priced(system: System, unit: Unit) -> Pricing:
+    return Pricing(
+        system=system, unit=unit, parts=tuple(cost_parts(system, unit)), problems=tuple(check_unit(system, unit))
+    )
