@@ -15,6 +15,7 @@ from listbuilder.api.editing import (
     add_to_text,
     add_unit,
     create_list,
+    limit_option,
     list_file_name,
     new_list_text,
     remove_from_text,
@@ -42,6 +43,7 @@ from listbuilder.api.sharing import (
     git_diff,
     import_file,
     import_list,
+    import_noted,
 )
 from listbuilder.rules.catalog import Catalogs
 
@@ -68,6 +70,8 @@ __all__ = [
     "git_diff",
     "import_file",
     "import_list",
+    "import_noted",
+    "limit_option",
     "list_file_name",
     "new_list_text",
     "odds",

@@ -25,18 +25,53 @@ def new_list_text(
 
 
 def list_file_name(system: System, name: str | None) -> Path:
-    """The file name a new list gets from its name: ``zombie-family.yaml``."""
-    stem = re.sub(r"[^a-z0-9]+", "-", (name or f"new {system.definition.force}").lower()).strip("-")
-    return Path(f"{stem or 'list'}.yaml")
+    """The file name a new list gets from its name, in any script: ``zombie-family.yaml``,
+    ``ゾンビ家族.yaml``; an ``InputError`` asking for ``-o`` when the name has no letters or digits."""
+    import unicodedata
+
+    words = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", name or f"new {system.definition.force}").casefold())
+    stem = ""
+    for word in words:  # at most about 60 characters, cut between words
+        if stem and len(stem) + 1 + len(word) > 60:
+            break
+        stem = f"{stem}-{word}" if stem else word[:60]
+    if not stem:
+        raise InputError(
+            f"cannot make a file name from the name '{name}'",
+            details=[ErrorDetail(message="choose the file with -o, e.g. -o my-list.yaml")],
+        )
+    return Path(f"{stem}.yaml")
+
+
+def limit_option(points: int | None, figures: int | None) -> tuple[int | None, str | None]:
+    """The limit a user gave as ``--points`` or ``--figures``, and which of the two it was."""
+    if points is not None and figures is not None:
+        raise InputError("give --points or --figures, not both", details=[ErrorDetail(message="a list has one limit")])
+    if points is not None:
+        return points, "points"
+    return (figures, "figures") if figures is not None else (None, None)
 
 
 def create_list(
-    catalogs: Catalogs, system_id: str, output: Path | None, name: str | None, limit: int | None
+    catalogs: Catalogs,
+    system_id: str,
+    output: Path | None,
+    name: str | None,
+    limit: int | None,
+    measure: str | None = None,
 ) -> tuple[Path, ...]:
-    """Write a new list file (never over an existing one) and its editor schema beside it."""
+    """Write a new list file (never over an existing one) and its editor schema beside it.
+
+    ``measure`` says what ``limit`` counts (``points`` or ``figures``), as the user wrote it; a
+    measure the rule set does not use is refused, not written under the other name."""
     from listbuilder.share.editorschema import list_schema, schema_text
 
     system = catalogs.get(system_id)
+    if measure is not None and limit is not None and measure != system.size_unit:
+        raise InputError(
+            f"{system.id} counts a force in {system.size_unit}, not {measure}",
+            details=[ErrorDetail(message=f"give the limit as --{system.size_unit} {limit}")],
+        )
     target = output or list_file_name(system, name)
     if target.exists():
         raise InputError(

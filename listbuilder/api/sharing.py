@@ -14,6 +14,7 @@ from listbuilder.yamlfile import read_text
 
 if TYPE_CHECKING:
     from listbuilder.share.diff import ListDiff
+    from listbuilder.share.exchange import Imported
 
 EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
 
@@ -44,14 +45,19 @@ def export_list(report: Report, format: str = "text", *, embed: bool = False) ->
 
 def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> str:
     """List-file YAML from a text, markdown or JSON export (``source`` names it in messages)."""
-    from listbuilder.share.exchange import import_text
-
-    return import_text(text, source, catalogs)
+    return import_noted(text, catalogs, source).text
 
 
-def import_file(path: Path, catalogs: Catalogs) -> str:
-    """``import_list`` of a file's text."""
-    return import_list(read_text(path, "exported list"), catalogs, path)
+def import_noted(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> Imported:
+    """``import_list``, with a note for each cost the text wrote that these catalogs do not give."""
+    from listbuilder.share.exchange import import_with_notes
+
+    return import_with_notes(text, source, catalogs)
+
+
+def import_file(path: Path, catalogs: Catalogs) -> Imported:
+    """``import_noted`` of a file's text."""
+    return import_noted(read_text(path, "exported list"), catalogs, path)
 
 
 def diff_lists(old: Report, new: Report) -> ListDiff:
@@ -62,8 +68,20 @@ def diff_lists(old: Report, new: Report) -> ListDiff:
 
 
 def diff_files(old: Path, new: Path, catalogs: Catalogs) -> ListDiff:
-    """``diff_lists`` of two list files."""
-    return diff_lists(check_list(old, catalogs), check_list(new, catalogs))
+    """``diff_lists`` of two list files; lists of two rule sets are refused (their measures differ)."""
+    before, after = check_list(old, catalogs), check_list(new, catalogs)
+    if before.system.id != after.system.id:
+        raise InputError(
+            f"the lists are for different rule sets: {before.system.id} and {after.system.id}",
+            file=new,
+            details=[
+                ErrorDetail(
+                    message=f"diff compares two versions of one list; {before.system.id} counts "
+                    f"{before.system.size_unit} and {after.system.id} counts {after.system.size_unit}"
+                )
+            ],
+        )
+    return diff_lists(before, after)
 
 
 def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
@@ -82,6 +100,10 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
         )
     path, old, new = args[0], Path(args[1]), Path(args[4])
     header = f"listbuilder diff a/{path} b/{path}"
+    for side in (old, new):  # never read a FIFO (it would hang) or a missing file (git passes real ones)
+        if str(side) != "/dev/null" and not side.is_file():
+            what = "does not exist" if not side.exists() else "is not a regular file"
+            return f"{header} (not compared: {side} {what})"
     if str(old) != "/dev/null" and str(new) != "/dev/null":
         try:
             return f"{header}\n{describe(diff_files(old, new, catalogs))}"
@@ -91,9 +113,12 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
         note = "(new file)" if str(old) == "/dev/null" else "(deleted file)"
 
     def lines(p: Path) -> list[str]:
-        return (
-            [] if str(p) == "/dev/null" else p.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-        )
+        if str(p) == "/dev/null":
+            return []
+        try:
+            return p.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        except OSError as exc:
+            return [f"(cannot read {p}: {exc.strerror or exc})\n"]
 
     plain = difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}")
     return f"{header} {note}\n" + "".join(plain).rstrip("\n")

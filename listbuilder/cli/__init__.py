@@ -10,6 +10,7 @@ Exit codes (the same for every command):
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -20,13 +21,23 @@ from listbuilder.errors import EXIT_BAD_INPUT
 
 EXIT_INTERNAL = 4
 
+
+def _help_width() -> int:
+    """The width --help wraps to: the terminal's, up to 80 (click's own floor of 50 would spill
+    past a narrow terminal, which then breaks words)."""
+    import shutil
+
+    return max(20, min(shutil.get_terminal_size().columns, 80) - 2)
+
+
 app = typer.Typer(
     name="listbuilder",
     help="Build, cost and check army lists for small and indie wargames rule sets.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,  # plain click help: wraps at word boundaries at any width, never cuts a word
+    context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()},
 )
 
 
@@ -48,23 +59,37 @@ def _root(
     """
 
 
+def _reflow(doc: str | None) -> str | None:
+    """A docstring with each paragraph on one line, so --help wraps it at word boundaries for any
+    terminal width (typer keeps a docstring's single line breaks, which then fall mid-sentence)."""
+    if doc is None:
+        return None
+    import inspect
+
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
+
+
+def _command(func: Callable[..., None], name: str | None = None, **settings: bool) -> None:
+    app.command(name=name, help=_reflow(func.__doc__), context_settings=settings or None)(func)
+
+
 # The commands, in the order --help lists them. Each module holds one group of thin commands.
-app.command()(lists.validate)
-app.command()(lists.points)
-app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(lists.cost)
-app.command()(lists.systems)
-app.command()(lists.catalog)
-app.command()(prints.render)
-app.command()(prints.card)
-app.command()(lists.diff)
-app.command()(edits.new)
-app.command()(edits.add)
-app.command()(edits.remove)
-app.command(name="set")(edits.set_)
-app.command()(matchups.odds)
-app.command()(edits.schema)
-app.command()(edits.export)
-app.command(name="import")(edits.import_)
+_command(lists.validate)
+_command(lists.points)
+_command(lists.cost, allow_extra_args=True, ignore_unknown_options=True)
+_command(lists.systems)
+_command(lists.catalog)
+_command(prints.render)
+_command(prints.card)
+_command(lists.diff)
+_command(edits.new)
+_command(edits.add)
+_command(edits.remove)
+_command(edits.set_, name="set", ignore_unknown_options=True)  # so 'set FILE points -5' is a value, not an option
+_command(matchups.odds)
+_command(edits.schema)
+_command(edits.export)
+_command(edits.import_, name="import")
 
 
 def main() -> None:

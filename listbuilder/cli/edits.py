@@ -19,7 +19,10 @@ def new(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="The list's name.")] = None,
     points: Annotated[
-        int | None, typer.Option("--points", "--figures", help="The limit, in the rule set's points or figures.")
+        int | None, typer.Option("--points", help="The points limit (for rule sets that count points).")
+    ] = None,
+    figures: Annotated[
+        int | None, typer.Option("--figures", help="The figures limit (for rule sets that count figures).")
     ] = None,
     catalogs: CatalogsOption = None,
 ) -> None:
@@ -33,7 +36,8 @@ def new(
     from listbuilder import api
 
     try:
-        written = api.create_list(api.open_catalogs(catalogs), system, output, name, points)
+        limit, measure = api.limit_option(points, figures)
+        written = api.create_list(api.open_catalogs(catalogs), system, output, name, limit, measure)
     except ListbuilderError as exc:
         fail(exc)
     for path in written:
@@ -171,7 +175,10 @@ def import_(
     from listbuilder import api
 
     try:
-        text = api.import_file(file, api.open_catalogs(catalogs))
+        imported = api.import_file(file, api.open_catalogs(catalogs))
+        for note in imported.notes:
+            typer.echo(f"note: {file}: {note}", err=True)
+        text = imported.text
         if output is None:
             typer.echo(text, nl=False)
         else:

@@ -93,10 +93,16 @@ def cost(
 ) -> None:
     """Price a statline by the rule set's own formula and say whether it is legal.
 
-    Give each stat as an option: --STAT VALUE (a list stat takes comma-separated values).
+    Give each stat as an option, --STAT VALUE, or the whole statline in quotes, written as
+    'listbuilder export' and 'odds' write it; a list stat joins its values with + (--traits
+    attacker+big-guns). 'listbuilder cost SYSTEM' alone lists the rule set's stats. With --unit,
+    a catalog unit is priced, and any stat given changes its statline.
+
     Exit 0 when the statline is legal, 1 when it breaks a rule, 2 when it cannot be read.
 
     Example: listbuilder cost speed-range-power --speed 6 --range 24 --power 2
+
+    Example: listbuilder cost might-skirmish "Beast, Might 6"
     """
     from listbuilder import api, views
 

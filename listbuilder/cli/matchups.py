@@ -19,7 +19,7 @@ def odds(
         list[str],
         typer.Argument(
             help="SYSTEM ATTACKER TARGET [OPTION=VALUE...], or LIST_A.yaml LIST_B.yaml [OPTION=VALUE...]. "
-            "A unit is a catalog unit's name or a statline such as class=Beast,might=6.",
+            'A unit is a catalog unit\'s name or a statline in quotes, such as "Beast, Might 6".',
             show_default=False,
         ),
     ],
@@ -32,10 +32,12 @@ def odds(
 ) -> None:
     """Exact odds from the rule set's dice: one matchup, or every unit of one list against another's.
 
-    The situation (cover, defending, which fight of the turn...) follows as OPTION=VALUE;
-    an unknown option lists the ones the rule set has.
+    A unit's statline is written as 'listbuilder export' and 'cost' write it: "Beast, Might 6"
+    (might=6 reads too; a list stat joins its values with +). The situation (cover, defending,
+    which fight of the turn...) follows as OPTION=VALUE, each once; an unknown option lists the
+    ones the rule set has.
 
-    Example: listbuilder odds might-skirmish class=Beast,might=6 "Grandpa Bones" attack=melee
+    Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
     """
     from listbuilder import api, views
 

@@ -39,12 +39,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from listbuilder.army.report import Report
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.listwriter import catalog_entry, custom_entry, dump_list, list_data
-from listbuilder.share.textformat import encodable, from_text, revision_of, to_markdown, to_text
-from listbuilder.yamlfile import MAX_FILE_BYTES, Document
+from listbuilder.share.textformat import Written, encodable, read_export, revision_of, to_markdown, to_text
+from listbuilder.yamlfile import MAX_FILE_BYTES, Document, parse_yaml
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1
@@ -124,13 +126,57 @@ def import_text(text: str, source: Path, catalogs: Catalogs) -> str:
 
     ``source`` names the text in error messages.
     """
+    return import_with_notes(text, source, catalogs).text
+
+
+@record
+class Imported(Record):
+    """An imported list's file text, and notes on where the text's costs differ from the catalogs'."""
+
+    text: str
+    notes: tuple[str, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"text": self.text, "notes": list(self.notes)}
+
+
+def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
+    """``import_text``, noting each cost the text wrote that the catalogs here do not give.
+
+    Costs are never read into the list (listbuilder judges it again), but a sender whose catalogs
+    differ from yours should hear that the numbers changed."""
     if len(text) > MAX_FILE_BYTES:
         raise InputError(f"the text is {len(text):,} characters; an exported list is far shorter", file=source)
     if not encodable(text):
         raise InputError("the text holds characters that are not valid Unicode", file=source)
     if text.lstrip().startswith("{"):
-        return dump_list(_read_json(text, source, catalogs))
-    return dump_list(from_text(text, source, catalogs))
+        data = _read_json(text, source, catalogs)
+        sent = json.loads(text)
+        written = [Written(line=None, cost=_whole(e.get("cost"))) for e in sent["entries"]]
+        written.append(Written(line=None, cost=_whole(sent.get("total"))))
+    else:
+        data, written = read_export(text, source, catalogs)
+    out = dump_list(data)
+    army, system = parse_list(parse_yaml(out, source), catalogs)
+    report = build_report(army, system)
+    unit = system.size_unit
+    notes = []
+    for line, said in zip(report.lines, written, strict=False):
+        if said.cost is not None and said.cost != line.cost:
+            where = f"line {said.line}: " if said.line else ""
+            notes.append(
+                f"{where}the text gives {line.entry.count}x {line.entry.unit.name} as {said.cost:,} {unit}; "
+                f"the {system.id} catalogs here make it {line.cost:,}"
+            )
+    total = written[-1] if len(written) == len(report.lines) + 1 else None
+    if total is not None and total.cost is not None and total.cost != report.total:
+        where = f"line {total.line}: " if total.line else ""
+        notes.append(f"{where}the text gives a total of {total.cost:,} {unit}; here it is {report.total:,}")
+    return Imported(text=out, notes=tuple(notes))
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:

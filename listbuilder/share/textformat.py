@@ -41,6 +41,7 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
 from listbuilder.share.listwriter import catalog_entry, custom_entry, list_data
@@ -195,6 +196,21 @@ def from_text(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     return _Reader(source, catalogs).read(text)
 
 
+def read_export(text: str, source: Path, catalogs: Catalogs) -> tuple[dict[str, Any], list[Written]]:
+    """``from_text``, and the costs the text wrote: one ``Written`` per entry, then the total's."""
+    reader = _Reader(source, catalogs)
+    data = reader.read(text)
+    return data, reader.written
+
+
+@record
+class Written(Record):
+    """A cost as the exported text wrote it (``None`` if it wrote none), and the line it is on."""
+
+    line: int | None
+    cost: int | None
+
+
 class _Reader:
     """Reads the text or markdown export, collecting every problem with its line."""
 
@@ -203,6 +219,8 @@ class _Reader:
         self.catalogs = catalogs
         self.errors: list[ErrorDetail] = []
         self.markdown = False
+        self.written: list[Written] = []  # the costs the text gives, entry by entry, then the total
+        self.cost: int | None = None  # the cost written on the entry line being read
 
     def fail(self, line: int | None, message: str, hint: str | None = None) -> None:
         self.errors.append(ErrorDetail(message=message, line=line, hint=hint))
@@ -238,8 +256,11 @@ class _Reader:
             item = self.entry(system, line, n)
             if item is not None:
                 units.append(item)
+                self.written.append(Written(line=n, cost=self.cost))
         if self.errors:
             raise self.error()
+        total = re.search(rf"(?<![\d,])(\d[\d,]*)(?:\s+of\s+\d[\d,]*)?\s+{system.size_unit}\b", self.clean(head_line))
+        self.written.append(Written(line=head_at, cost=int(total.group(1).replace(",", "")) if total else None))
         return list_data(system, name, limit, revision, units)
 
     def number(self, digits: str, line: int, what: str) -> int | None:
@@ -323,9 +344,12 @@ class _Reader:
             return None
         unit = system.size_unit
         rest = match.group(2).strip()
-        cost = re.search(rf"(?<=\s)[-–—]\s+-?\d[\d,]*\s+(?:{unit}|{unit[:-1]})$", rest)
-        if cost:  # the cost is judged again, not read
+        cost = re.search(rf"(?<=\s)[-–—]\s+(-?\d[\d,]*)\s+(?:{unit}|{unit[:-1]})$", rest)
+        self.cost = None
+        if cost:  # the cost is judged again, not trusted: kept only to say where it differs
             rest = rest[: cost.start()].rstrip()
+            digits = cost.group(1).replace(",", "")
+            self.cost = int(digits) if len(digits) < 30 else None
         if rest.startswith('"'):
             got = self.quoted(rest, line)
             if got is None:
