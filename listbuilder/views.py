@@ -7,6 +7,7 @@ or a statline, so each is phrased in one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,16 @@ if TYPE_CHECKING:
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import stats_text
+
+# Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
+# controls (ESC sequences set the window title or clear the screen), and the bidi overrides
+# that make text read in another order than it is stored.
+_STEERING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that would steer the terminal shown as its escape (``\\x1b``)."""
+    return _STEERING.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "  ") -> list[str]:

@@ -17,6 +17,7 @@ import typer
 
 from listbuilder import __version__
 from listbuilder.cli import edits, lists, matchups, prints
+from listbuilder.cli.options import say
 from listbuilder.errors import EXIT_BAD_INPUT
 
 EXIT_INTERNAL = 4
@@ -104,7 +105,7 @@ def main() -> None:
     except Exception as exc:  # a bug: say so plainly; LISTBUILDER_DEBUG=1 shows the traceback
         if os.environ.get("LISTBUILDER_DEBUG"):
             raise
-        typer.echo(
+        say(
             f"internal error: {type(exc).__name__}: {exc}\n"
             "This is a bug in listbuilder; run with LISTBUILDER_DEBUG=1 for details and report it.",
             err=True,

@@ -8,6 +8,7 @@ import typer
 from listbuilder.cli.options import (
     CatalogsOption,
     fail,
+    say,
 )
 from listbuilder.errors import ListbuilderError
 
@@ -41,7 +42,7 @@ def new(
     except ListbuilderError as exc:
         fail(exc)
     for path in written:
-        typer.echo(f"wrote {path}")
+        say(f"wrote {path}")
 
 
 def add(
@@ -57,7 +58,7 @@ def add(
     from listbuilder import api, views
 
     try:
-        typer.echo(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
+        say(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -78,7 +79,7 @@ def remove(
 
     try:
         what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
-        typer.echo(views.edited(api.remove_unit(file, api.open_catalogs(catalogs), unit, count), what))
+        say(views.edited(api.remove_unit(file, api.open_catalogs(catalogs), unit, count), what))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -96,7 +97,7 @@ def set_(
     from listbuilder import api, views
 
     try:
-        typer.echo(views.edited(api.set_value(file, api.open_catalogs(catalogs), key, value), f"{key} set to {value}"))
+        say(views.edited(api.set_value(file, api.open_catalogs(catalogs), key, value), f"{key} set to {value}"))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -120,10 +121,10 @@ def schema(
     try:
         text = api.editor_schema(api.open_catalogs(catalogs), system)
         if output is None:
-            typer.echo(text, nl=False)
+            say(text, nl=False)
         else:
             api.write_file(output, text.encode("utf-8"))
-            typer.echo(f"wrote {output}")
+            say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
 
@@ -153,10 +154,10 @@ def export(
     try:
         text = api.export_list(api.check_list(file, api.open_catalogs(catalogs)), format, embed=embed)
         if output is None:
-            typer.echo(text, nl=not text.endswith("\n"))
+            say(text, nl=not text.endswith("\n"))
         else:
             api.write_file(output, text.encode("utf-8"), inputs=[file])
-            typer.echo(f"wrote {output}")
+            say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
 
@@ -177,12 +178,12 @@ def import_(
     try:
         imported = api.import_file(file, api.open_catalogs(catalogs))
         for note in imported.notes:
-            typer.echo(f"note: {file}: {note}", err=True)
+            say(f"note: {file}: {note}", err=True)
         text = imported.text
         if output is None:
-            typer.echo(text, nl=False)
+            say(text, nl=False)
         else:
             api.write_file(output, text.encode("utf-8"), inputs=[file], overwrite=False)
-            typer.echo(f"wrote {output}")
+            say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)

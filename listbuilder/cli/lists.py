@@ -10,6 +10,7 @@ from listbuilder.cli.options import (
     JsonOption,
     StrictOption,
     fail,
+    say,
     to_json,
 )
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
@@ -41,12 +42,12 @@ def validate(
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             if as_json:
-                typer.echo(to_json({"file": str(path), "legal": False, "error": exc.render()}))
-            typer.echo(f"error: {exc.render()}", err=True)
+                say(to_json({"file": str(path), "legal": False, "error": exc.render()}))
+            say(f"error: {exc.render()}", err=True)
             continue
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
-        typer.echo(to_json(report.as_json(strict)) if as_json else present.validation(report, strict))
+        say(to_json(report.as_json(strict)) if as_json else present.validation(report, strict))
     raise typer.Exit(worst)
 
 
@@ -73,14 +74,14 @@ def points(
             report = check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
-            typer.echo(f"error: {exc.render()}", err=True)
+            say(f"error: {exc.render()}", err=True)
             continue
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
         if as_json:
-            typer.echo(to_json(report.as_json(strict, entries=True)))
+            say(to_json(report.as_json(strict, entries=True)))
         else:
-            typer.echo(present.points(report, strict))
+            say(present.points(report, strict))
     raise typer.Exit(worst)
 
 
@@ -111,7 +112,7 @@ def cost(
         result = api.price(rules, api.parse_stat_options(rules, ctx.args), unit)
     except ListbuilderError as exc:
         fail(exc)
-    typer.echo(to_json(result.as_json()) if as_json else views.pricing(result))
+    say(to_json(result.as_json()) if as_json else views.pricing(result))
     raise typer.Exit(EXIT_OK if result.legal else EXIT_RULES_BROKEN)
 
 
@@ -123,7 +124,7 @@ def systems(catalogs: CatalogsOption = None) -> None:
     from listbuilder import api, views
 
     try:
-        typer.echo(views.systems(api.systems(api.open_catalogs(catalogs))))
+        say(views.systems(api.systems(api.open_catalogs(catalogs))))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -140,7 +141,7 @@ def catalog(
     from listbuilder import api, views
 
     try:
-        typer.echo(views.catalog(api.catalog_units(api.open_catalogs(catalogs), system, faction)))
+        say(views.catalog(api.catalog_units(api.open_catalogs(catalogs), system, faction)))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -164,13 +165,13 @@ def diff(
     try:
         books = api.open_catalogs(catalogs)
         if git:
-            typer.echo(api.git_diff(files, books))
+            say(api.git_diff(files, books))
             raise typer.Exit(0)
         if len(files) != 2:
             raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
-        typer.echo(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
+        say(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on
-            typer.echo(f"listbuilder diff: {exc.render()}")
+            say(f"listbuilder diff: {exc.render()}")
             raise typer.Exit(0) from None
         fail(exc)

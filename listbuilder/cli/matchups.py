@@ -9,6 +9,7 @@ from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
     fail,
+    say,
     to_json,
 )
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
@@ -46,7 +47,7 @@ def odds(
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
             a, b = api.check_list(Path(args[0]), books), api.check_list(Path(args[1]), books)
             grid = api.odds_lists(a, b, args[2:], mechanic=mechanic)
-            typer.echo(to_json(grid.as_json()) if as_json else views.matchups(grid))
+            say(to_json(grid.as_json()) if as_json else views.matchups(grid))
             return
         if len(args) < 3:
             raise InputError(
@@ -56,6 +57,6 @@ def odds(
                 ],
             )
         outcome = api.odds(books, args[0], args[1], args[2], args[3:], mechanic=mechanic)
-        typer.echo(to_json(outcome.as_json()) if as_json else views.outcome(outcome, exact))
+        say(to_json(outcome.as_json()) if as_json else views.outcome(outcome, exact))
     except ListbuilderError as exc:
         fail(exc)

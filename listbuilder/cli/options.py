@@ -44,6 +44,14 @@ def to_json(data: object) -> str:
     return json.dumps(data, default=list)
 
 
+def say(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print to the terminal, every character that would steer it (from a name in a list file,
+    say) shown as its escape: a list cannot set the window title or clear the screen."""
+    from listbuilder.views import visible
+
+    typer.echo(visible(text), err=err, nl=nl)
+
+
 def fail(exc: ListbuilderError) -> NoReturn:
-    typer.echo(f"error: {exc.render()}", err=True)
+    say(f"error: {exc.render()}", err=True)
     raise typer.Exit(exc.exit_code)

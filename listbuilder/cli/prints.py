@@ -11,6 +11,7 @@ from listbuilder.cli.options import (
     PaperOption,
     TemplatesOption,
     fail,
+    say,
 )
 from listbuilder.errors import ListbuilderError
 
@@ -61,9 +62,9 @@ def render(
     except ListbuilderError as exc:
         fail(exc)
     for w in written:
-        typer.echo(f"wrote {w.path}")
+        say(f"wrote {w.path}")
         for name in w.illegal:
-            typer.echo(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
+            say(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
 
 
 def card(
@@ -84,4 +85,4 @@ def card(
         written = api.render_card_file(rules, output=output, paper=paper, templates=templates)
     except ListbuilderError as exc:
         fail(exc)
-    typer.echo(f"wrote {written.path}")
+    say(f"wrote {written.path}")
