@@ -182,9 +182,7 @@ def test_import_says_where_the_texts_points_differ_from_the_catalogs(cli, tmp_pa
     result = cli("import", post)
     assert result.exit_code == 0
     line = text.splitlines().index("3x Hunter - 30 points") + 1
-    note = (
-        f"note: {post}: line {line}: the text gives 3x Hunter as 36 points; the might-skirmish catalogs here make it 30"
-    )
+    note = f"note: {post}: line {line}: the text gives 3x Hunter as 36 points; the might-skirmish catalogs here make it"
     assert f"{note} 30\n" in result.stderr
     assert "  - unit: Hunter\n    count: 3\n" in result.stdout  # the list itself is read as ever
 
