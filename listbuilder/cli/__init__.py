@@ -1,8 +1,9 @@
 """The ``listbuilder`` command. Each command parses options, calls the library and prints.
 
-Exit codes (the same for every command):
-  0  every list is legal (warnings allowed unless --strict)
-  1  a list breaks a rule of its rule set
+Exit codes (the same for every command; the README's table says the same):
+  0  done; for validate, points and cost also: every list or statline is legal (warnings
+     allowed unless --strict); the other commands exit 0 once their work is done, legal or not
+  1  validate, points, cost: a list or statline breaks a rule; render --strict: one does
   2  a file or option cannot be read or understood
   3  an output file could not be written (nothing half-written is left)
   4  an internal error: a bug in listbuilder, please report it

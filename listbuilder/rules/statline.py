@@ -88,16 +88,16 @@ def stats_help(system: System) -> str:
 
 
 def stats_example(system: System) -> str:
-    """A statline showing the form, for hints: ``Class Soldier, Might 1``."""
-    parts = []
-    for stat in system.definition.stats.values():
+    """A statline showing the form, for hints, written as every statline is: ``Soldier, Might 1``."""
+    stats: dict[str, Any] = {}
+    for key, stat in system.definition.stats.items():
         if stat.kind == "number":
-            parts.append(f"{stat.label} 1{stat.suffix}")
+            stats[key] = 1
         elif stat.kind == "choice":
-            parts.append(f"{stat.label} {stat.choices[0].name}")
-        elif stat.choices:
-            parts.append(f"{stat.label} {' + '.join(c.name for c in stat.choices[:2])}")
-    return ", ".join(parts)
+            stats[key] = stat.choices[0].name if stat.choices else None
+        else:
+            stats[key] = tuple(c.name for c in stat.choices[:2])
+    return stats_text(system, Unit(name="example", stats=stats))
 
 
 def parse_stats(system: System, text: str) -> dict[str, Any] | str:
