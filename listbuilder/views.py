@@ -36,9 +36,12 @@ def visible(text: str) -> str:
 
 
 def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "  ") -> list[str]:
-    """Rows padded into columns; the columns numbered in ``right`` are right-aligned."""
+    """Rows padded into columns; the columns numbered in ``right`` are right-aligned.
+
+    Cells are made ``visible`` first, so a name with an escape in it still lines up."""
     if not rows:
         return []
+    rows = [[visible(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:

@@ -252,3 +252,9 @@ def test_the_quick_starts_roster_is_ignored_by_git():
             ["git", "check-ignore", "-q", "roster.pdf"], cwd=ROOT, capture_output=True, timeout=30, check=False
         )
         assert done.returncode == 0
+
+
+def test_cost_given_a_catalog_units_name_as_a_statline_points_to_unit(cli):
+    result = cli("cost", "might-skirmish", "Hunter")
+    assert result.exit_code == 2
+    assert 'to price the catalog unit, give --unit "Hunter"' in result.stderr

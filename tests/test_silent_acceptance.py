@@ -252,3 +252,20 @@ def test_exit_codes_for_an_illegal_list_are_what_the_readme_says(cli, tmp_path):
     assert {k: r.exit_code for k, r in zero.items()} == dict.fromkeys(zero, 0)
     assert not (tmp_path / "s.html").exists() and (tmp_path / "r.html").is_file()
     assert "NOT LEGAL" in zero["add"].stdout
+
+
+def test_an_escaped_name_still_lines_up_in_the_points_table(cli, write_list):
+    path = write_list(
+        """\
+        system: might-skirmish
+        name: Aligned
+        units:
+          - name: "Biter\\e[31m"
+            class: Beast
+            might: 6
+          - unit: Hunter
+        """
+    )
+    rows = cli("points", path).stdout.splitlines()[1:4]
+    assert rows[1].startswith("  1  Biter\\x1b[31m (custom)")
+    assert len({len(row) for row in rows}) == 1, rows  # the last column is right-aligned on every row

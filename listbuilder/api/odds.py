@@ -24,7 +24,7 @@ def odds(
     *,
     mechanic: str | None = None,
 ) -> Outcome:
-    """Exact odds of one attack: units are catalog names or statlines (``class=Beast,might=6``),
+    """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``),
     the situation ``OPTION=VALUE`` words of the rule set's mechanic."""
     from listbuilder.odds.ask import one_matchup
 

@@ -129,10 +129,12 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
     if statline:
         parsed_line = parse_stats(system, ", ".join(statline))
         if isinstance(parsed_line, str):
+            unit = system.find_unit(" ".join(statline))
+            hint = f'write it as "{stats_example(system)}"'
             errors.append(
                 ErrorDetail(
                     message=f"cannot read the statline '{' '.join(statline)[:60]}': {parsed_line}",
-                    hint=f'write it as "{stats_example(system)}"',
+                    hint=hint if unit is None else f'to price the catalog unit, give --unit "{unit.name}"',
                 )
             )
         else:
