@@ -30,9 +30,16 @@ from listbuilder.rules.statline import stats_text
 _STEERING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+def _escape(char: str) -> str:
+    # C0 controls as \x1b (JSON and YAML output never hold them bare); the rest as \u009b, which
+    # JSON and double-quoted YAML read back as the same character, so piped output stays exact.
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
+
 def visible(text: str) -> str:
     """``text`` with every character that would steer the terminal shown as its escape (``\\x1b``)."""
-    return _STEERING.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return _STEERING.sub(lambda m: _escape(m.group()), text)
 
 
 def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "  ") -> list[str]:

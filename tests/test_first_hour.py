@@ -258,3 +258,44 @@ def test_cost_given_a_catalog_units_name_as_a_statline_points_to_unit(cli):
     result = cli("cost", "might-skirmish", "Hunter")
     assert result.exit_code == 2
     assert 'to price the catalog unit, give --unit "Hunter"' in result.stderr
+
+
+# --- the API checks the same for every front end -------------------------------------------------
+
+
+def test_the_api_refuses_what_the_cli_refuses(tmp_path):
+    from listbuilder import api
+    from listbuilder.errors import InputError
+
+    books = api.open_catalogs([])
+    ms = books.get("might-skirmish")
+    cases = [
+        (lambda: api.create_list(books, "might-skirmish", tmp_path / "a.yaml", None, 10, "figures"), "not figures"),
+        (lambda: api.limit_option(10, 20), "give --points or --figures, not both"),
+        (lambda: api.list_file_name(ms, "🧟"), "cannot make a file name"),
+        (lambda: api.diff_files(ZOMBIES, EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books), "different rule"),
+        (lambda: api.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these options cannot be used"),
+        (lambda: api.price(ms, {}), "give the stats of the unit to price"),
+        (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", ["cover=none", "cover=partial"]), "twice"),
+    ]
+    for call, expected in cases:
+        with pytest.raises(InputError) as caught:
+            call()
+        assert expected in caught.value.render(), caught.value.render()
+    assert not (tmp_path / "a.yaml").exists()
+    assert api.limit_option(None, 20) == (20, "figures") and api.limit_option(None, None) == (None, None)
+    assert api.list_file_name(ms, "ゾンビ家族").name == "ゾンビ家族.yaml"
+    changed = api.price(ms, api.parse_stat_options(ms, ["--might", "3"]), "Hunter")
+    assert changed.unit.name == "Hunter with Might 3" and changed.total == 3 and changed.as_json()["total"] == 3
+
+
+def test_the_api_import_notes_each_cost_that_differs(cli):
+    from listbuilder import api
+
+    books = api.open_catalogs([])
+    text = cli("export", ZOMBIES).stdout
+    assert api.import_noted(text, books).notes == ()
+    changed = text.replace("2x Hunter - 20 points", "2x Hunter - 22 points")
+    (note,) = api.import_noted(changed, books).notes
+    assert note.endswith("the text gives 2x Hunter as 22 points; the might-skirmish catalogs here make it 20")
+    assert api.import_list(changed, books) == api.import_list(text, books)  # costs are judged, never read

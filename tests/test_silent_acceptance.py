@@ -39,7 +39,7 @@ def test_escape_sequences_in_names_are_printed_visibly(cli, write_list, command)
     for raw in ("\x1b", "\x07", "\u202e", "\x9b"):
         assert raw not in out
     if command != "diff":  # diff of a list with itself names no unit
-        assert "Evil\\x1b]0;pwned\\x07\\x1b[2J\\u202eemosewa\\x9b" in out
+        assert "Evil\\x1b]0;pwned\\x07\\x1b[2J\\u202eemosewa\\u009b" in out
 
 
 def test_an_escape_in_an_error_message_is_printed_visibly(cli, write_list):
@@ -54,6 +54,32 @@ def test_an_escape_in_an_error_message_is_printed_visibly(cli, write_list):
     result = cli("validate", path)
     assert result.exit_code == 2
     assert "\x1b" not in result.stderr and "no unit 'Hunt\\x1b[2Jer'" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml", "text"])
+def test_an_export_printed_to_the_terminal_is_escaped_yet_reads_back_exactly(cli, write_list, tmp_path, fmt):
+    name = "Odd\x1b[2J\x7f\x85\x9b\u202eName"
+    path = write_list(
+        f"""\
+        system: might-skirmish
+        name: "{name.encode("unicode_escape").decode()}"
+        units:
+          - unit: Hunter
+        """
+    )
+    printed = cli("export", path, "--format", fmt).stdout
+    assert not any(c in printed for c in "\x1b\x7f\x85\x9b\u202e")
+    post = tmp_path / f"post.{fmt}"
+    post.write_text(printed, encoding="utf-8")
+    back = cli("validate", "--json", post) if fmt == "yaml" else cli("import", post)
+    if fmt == "json":
+        import json
+
+        assert json.loads(printed)["name"] == name
+    if fmt != "yaml":
+        post.write_text(back.stdout, encoding="utf-8")
+        back = cli("validate", "--json", post)
+    assert back.json_lines()[0]["name"] == name
 
 
 # --- numbers YAML 1.1 reads in another base (the located messages are in invalid_lists/) --------
