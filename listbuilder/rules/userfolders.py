@@ -24,6 +24,7 @@ def close(wanted: str, names: list[str]) -> list[str]:
 
 
 def _hidden(path: Path) -> bool:
+    """What the loader passes over on purpose: '.git', '_drafts' (a faction file is read whatever its name)."""
     return path.name.startswith((".", "_"))
 
 
@@ -78,7 +79,7 @@ def check_user_root(root: Path) -> None:
             continue
         if problem := _unreadable(factions):
             raise problem
-        for path in sorted(p for p in factions.iterdir() if not _hidden(p)):
+        for path in sorted(p for p in factions.iterdir() if not p.name.startswith(".")):
             if path.is_file() and path.suffix == ".yaml":
                 if problem := _unreadable(path):
                     raise problem
