@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES
@@ -295,3 +296,17 @@ def test_an_escaped_name_still_lines_up_in_the_points_table(cli, write_list):
     rows = cli("points", path).stdout.splitlines()[1:4]
     assert rows[1].startswith("  1  Biter\\x1b[31m (custom)")
     assert len({len(row) for row in rows}) == 1, rows  # the last column is right-aligned on every row
+
+
+def test_an_unreadable_catalog_file_is_reported_even_where_tests_run_as_root(cli, tmp_path, monkeypatch):
+    # Root reads any file, so the permission is taken away where the check asks for it.
+    from listbuilder.rules import userfolders
+
+    faction = tmp_path / "might-skirmish" / "factions" / "club.yaml"
+    faction.parent.mkdir(parents=True)
+    faction.write_text(FACTION, encoding="utf-8")
+    real = os.access
+    monkeypatch.setattr(userfolders.os, "access", lambda p, mode: real(p, mode) and Path(p) != faction)
+    result = cli("catalog", "might-skirmish", "--catalogs", tmp_path)
+    assert result.exit_code == 2
+    assert f"{faction}: this catalog file cannot be read (permission denied)" in result.stderr
