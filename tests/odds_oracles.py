@@ -78,3 +78,18 @@ def bf_pool(n: int, need: int, modifier: int, depth: int, **kw) -> dict[int, Fra
 
 def bf_at_least(a: dict[int, Fraction], b: dict[int, Fraction]) -> Fraction:
     return sum((p * q for (x, p), (y, q) in itertools.product(a.items(), b.items()) if x >= y), F(0))
+
+
+def bf_hits_per_casualty(shots_by_figure: list[int], hit_on: int, per: int, cap: int) -> dict[int, Fraction]:
+    """Deathzap shooting (001_12a9f09e7f811521.txt lines 3-12), die by die: each figure rolls its
+    weapon's shots, every die showing ``hit_on`` or more is a hit, and each ``per`` hits is one
+    casualty, at most ``cap``. Every face of every die is enumerated as hit or miss, weighted by
+    how many faces give it, so ten dice are 2**10 patterns rather than 6**10 rolls."""
+    dice = sum(shots_by_figure)
+    hit_faces, miss_faces = 7 - hit_on, hit_on - 1
+    out: Counter = Counter()
+    for pattern in itertools.product((True, False), repeat=dice):
+        hits = sum(pattern)
+        weight = hit_faces**hits * miss_faces ** (dice - hits)
+        out[min(cap, hits // per)] += F(weight, 6**dice)
+    return dict(out)

@@ -150,3 +150,17 @@ def test_the_editor_explains_a_stat_and_a_choice_on_hover(editor):
     at = next(i for i, line in enumerate(lines) if "might: 20" in line)
     shown = editor.hover(path, at, lines[at].index("might") + 1)
     assert "#### Might" in shown and "Might is a whole number of at least 1." in shown
+
+
+def test_the_editor_checks_a_loadout_item(editor):
+    rangers = EXAMPLES / "deathzap-frontier-rangers.legal.yaml"
+    text = rangers.read_text(encoding="utf-8")
+    assert "{weapon: Repeater, figures: 1}" in text  # a unit armed unevenly passes as it is (test above)
+    for new, expected in [
+        ("{weapon: Repeater, figures: 0}", "Value is below the minimum of 1."),
+        ("{weapon: Repeater, figure: 1}", "Property figure is not allowed."),
+    ]:
+        edited = text.replace("{weapon: Repeater, figures: 1}", new, 1)
+        line = next(i for i, text in enumerate(edited.splitlines()) if new in text)
+        diagnostics = editor.open(EXAMPLES / f"edited-loadout-{len(new)}.yaml", edited)
+        assert any(expected in d["message"] and d["range"]["start"]["line"] == line for d in diagnostics), diagnostics

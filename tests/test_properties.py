@@ -15,6 +15,7 @@ from listbuilder.army.report import build_report
 from listbuilder.errors import ListbuilderError
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
+from listbuilder.rules.loadout import as_data, is_mixed, names
 from listbuilder.yamlfile import parse_yaml
 
 CATALOGS = Catalogs()
@@ -114,8 +115,12 @@ def test_no_mutation_of_an_example_crashes_the_loader(path, data):
 
 
 def _bump(system_id: str, unit: Unit, key: str, step: int) -> int:
+    system = CATALOGS.get(system_id)
+    d = system.definition
     stats = {**unit.stats, key: unit.stats[key] + step}
-    return price(CATALOGS.get(system_id), {k: list(v) if isinstance(v, tuple) else v for k, v in stats.items()}).total
+    if key == d.figures_stat:  # a loadout adds up to the unit's figures: arm every figure alike instead
+        stats = {k: names(v) if is_mixed(v) else v for k, v in stats.items()}
+    return price(system, {k: as_data(v, d.stats[k].item, d.figures_stat) for k, v in stats.items()}).total
 
 
 @SETTINGS

@@ -27,6 +27,7 @@ from listbuilder.rules.formats import (
     Unit,
     UnitSize,
 )
+from listbuilder.rules.loadout import names
 
 
 @record
@@ -81,8 +82,7 @@ class Force(Record):
         if group.leader is not None:
             # 'leader: true' makes each of the entry's copies a leader.
             return e.count if e.leader == group.leader else 0
-        value = e.unit.stats.get(group.stat or "")
-        values = value if isinstance(value, tuple) else (value,)
+        values = names(e.unit.stats.get(group.stat or ""))  # a list stat's items, or one choice
         return self.models(e) if any(v in group.any_of for v in values) else 0
 
 
@@ -280,7 +280,7 @@ def _unit_rule(
             ]
         return []
     if isinstance(rule, Exclusive):
-        value = unit.stats.get(rule.stat, ())
+        value = names(unit.stats.get(rule.stat, ()))
         both = [v for v in rule.values if v in value]
         if len(both) <= 1:
             return []

@@ -9,13 +9,15 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+from listbuilder.errors import ErrorDetail
 from listbuilder.odds import dice
 from listbuilder.odds.results import CardTable, Tally, figure, percent, tally
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, Values, check, chosen, has, holds, modifier, read
 from listbuilder.odds.spec import FromUnit, HitsPerCasualty, OpposedPools, UnitMelee
 from listbuilder.odds.tables import removal_chance
 from listbuilder.rules.catalog import System
-from listbuilder.rules.formats import Unit
+from listbuilder.rules.formats import Choice, Unit
+from listbuilder.rules.loadout import carriers
 
 # --- opposed_pools -------------------------------------------------------------------------
 
@@ -111,13 +113,23 @@ def hits_per_casualty(system: System, m: HitsPerCasualty, attacker: Unit, target
     if not weapons:
         raise ImpossibleMatchup(f"{attacker.name} has no weapon to shoot with")
     figures = int(attacker.stats.get(m.figures, 1)) if m.figures else 1
+    # How many figures carry each weapon: all of them, unless the unit gives a loadout.
+    carrying = dict(carriers(attacker.stats.get(m.shots.stat), figures))
     firing = v.get(m.firing_option) if m.firing_option else None
-    if firing is not None and firing > figures:
-        raise OddsError(f"{attacker.name} has {figures} figures, not {firing}")
+    if firing is not None:
+        if len(weapons) > 1 and len({carrying[w.name] for w in weapons}) > 1:
+            raise OddsError(
+                f"{attacker.name} is armed unevenly: say which weapon its {firing} firing figures carry",
+                details=[ErrorDetail(message=f"give '{m.weapon_option}' with '{m.firing_option}'")],
+            )
+        most = max(carrying[w.name] for w in weapons)
+        if firing > most:
+            raise OddsError(f"{attacker.name} has {most} figures {_carrying(weapons)}, not {firing}")
     if m.harm is not None and has(system, target, m.harm.target_stat, m.harm.target_property, True):
         weapons = [w for w in weapons if w.properties.get(m.harm.weapon_property) is True]
-    shots = (figures if firing is None else firing) * sum(
-        int(w.properties.get(m.shots.property or "", 0)) for w in weapons
+    shots = sum(
+        (carrying[w.name] if firing is None else firing) * int(w.properties.get(m.shots.property or "", 0))
+        for w in weapons
     )
     cover = v[m.hits_needed.option]
     need = int(read(system, target, FromUnit(stat=m.hits_needed.stat, property=m.hits_needed.properties[cover])))
@@ -125,6 +137,10 @@ def hits_per_casualty(system: System, m: HitsPerCasualty, attacker: Unit, target
     chances = _casualties(shots, m.sides, m.hit_on, need, cap)
     removed = removal_chance(system, m.damage_roll, target)
     return tally((_casualty_name(k), c, k * removed, 0) for k, c in enumerate(chances))
+
+
+def _carrying(weapons: list[Choice]) -> str:
+    return f"carrying the {weapons[0].name}" if len(weapons) == 1 else "in all"
 
 
 def _casualty_name(k: int) -> str:

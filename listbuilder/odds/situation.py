@@ -15,6 +15,7 @@ from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.odds.spec import FromUnit, Mechanic, Modifier, Option, Requirement
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Choice, Unit
+from listbuilder.rules.loadout import names
 from listbuilder.rules.schema import describe_value
 
 Values = Mapping[str, Any]
@@ -116,9 +117,7 @@ def as_number(value: Any) -> Fraction:
 def chosen(system: System, unit: Unit, stat_key: str, where: Mapping[str, Any] | None = None) -> list[Choice]:
     """The choices a unit has for a choice or choices stat (only those matching ``where``)."""
     stat = system.definition.stats[stat_key]
-    value = unit.stats.get(stat_key)
-    names = value if isinstance(value, tuple | list) else () if value is None else (value,)
-    found = [c for c in (stat.choice(str(n)) for n in names) if c is not None]
+    found = [c for c in (stat.choice(n) for n in names(unit.stats.get(stat_key))) if c is not None]
     if where:
         found = [
             c for c in found if all((c.name if k == "name" else c.properties.get(k)) == v for k, v in where.items())

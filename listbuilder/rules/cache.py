@@ -26,7 +26,7 @@ from listbuilder import __version__
 
 T = TypeVar("T")
 # Bump when the pickled classes change shape, so old cache files are never read.
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_dir() -> Path | None:

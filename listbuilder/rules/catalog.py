@@ -32,6 +32,7 @@ from listbuilder.rules.formats import (
     Unit,
     UnitVersion,
 )
+from listbuilder.rules.loadout import check_counts, read_items
 from listbuilder.rules.schema import describe_value, load_catalog_file
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.yamlfile import Document
@@ -160,18 +161,15 @@ class System(Record):
                         )
                     )
                     continue
-                chosen: list[str] = []
-                for i, item in enumerate(items):
-                    choice = stat.choice(item) if isinstance(item, str) else None
-                    if choice is None:
-                        errors.append(
-                            self._bad_choice(doc, (*where, i), stat.label, item, [c.name for c in stat.choices])
+                chosen = read_items(stat, items, self.definition.figures_stat, doc, where, errors, self._bad_choice)
+                if chosen is not None:
+                    stats[key] = chosen
+                    figures_key = self.definition.figures_stat
+                    if stat.item and figures_key in stats_def:
+                        label = stats_def[figures_key].label
+                        errors += check_counts(
+                            name, stat.label.lower(), chosen, data.get(figures_key), label, doc, where
                         )
-                    elif choice.name in chosen:
-                        errors.append(doc.detail((*where, i), f"'{choice.name}' is listed twice", "remove one"))
-                    else:
-                        chosen.append(choice.name)
-                stats[key] = tuple(chosen)
         if errors:
             return None, errors
         return Unit(
@@ -365,6 +363,14 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
             errors.append(doc.detail(("stats", key, "choices"), "a number stat has no choices"))
         if not stat.required and stat.default is None and stat.kind != "choices":
             errors.append(doc.detail(("stats", key), "an optional stat needs a default"))
+        if stat.item is not None and (stat.kind != "choices" or d.figures_stat is None):
+            errors.append(
+                doc.detail(
+                    ("stats", key, "item"),
+                    "'item' is for a 'choices' stat of a rule set whose units are groups of figures",
+                    "give the rule set a 'figures_stat', or remove 'item'",
+                )
+            )
     cost = d.cost
     if isinstance(cost, LinearCost):
         for i, term in enumerate(cost.terms):

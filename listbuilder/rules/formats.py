@@ -46,6 +46,11 @@ class Stat(Record):
     suffix: str = doc("written after a number, e.g. '\"' for inches", default="")
     required: bool = doc("whether a custom unit must give it", default=True)
     default: int | str | tuple[str, ...] | None = doc("the value when a unit leaves it out", default=None)
+    item: str | None = doc(
+        "for 'choices', where units are groups of figures: the word for one item, e.g. 'weapon'; a unit "
+        "may then say how many of its figures carry each item, {weapon: Rifle, figures: 4}",
+        default=None,
+    )
     summary: str = doc("what the stat means, in our own words", default="")
     source: str = doc("where the source text defines it", default="")
 
@@ -57,7 +62,7 @@ class Stat(Record):
         return None
 
     def show(self, value: Any) -> str:
-        """The value as printed: ``6"``, ``Soldier``, ``attacker, defender``."""
+        """The value as printed: ``6"``, ``Soldier``, ``attacker, defender``, ``4x Rifle, 1x Repeater``."""
         if isinstance(value, tuple | list):
             return ", ".join(str(v) for v in value) or "none"
         return f"{value}{self.suffix}"

@@ -16,6 +16,7 @@ from listbuilder.errors import ErrorDetail
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.rules.loadout import carriers, is_mixed, names
 from listbuilder.rules.schema import doc, load_catalog_file
 from listbuilder.yamlfile import Document
 
@@ -199,11 +200,7 @@ def values_used(system: System, units: Iterable[Unit], stat_key: str) -> set[str
     """Every value of a choice(s) stat that any of ``units`` has."""
     used: set[str] = set()
     for unit in units:
-        value = unit.stats.get(stat_key)
-        if isinstance(value, tuple):
-            used.update(value)
-        elif value is not None:
-            used.add(str(value))
+        used.update(names(unit.stats.get(stat_key)))
     return used
 
 
@@ -218,17 +215,19 @@ def derived(column: Column, system: System, unit: Unit) -> str:
     """The roster cell of ``column`` for ``unit``: its template filled from each value's properties."""
     stat = system.definition.stats[column.stat]
     value = unit.stats.get(column.stat)
-    names = value if isinstance(value, tuple) else (value,)
+    mixed = is_mixed(value)
     cells = []
-    for name in names:
-        choice = stat.choice(str(name)) if name is not None else None
+    for name, figures in carriers(value, 0):
+        choice = stat.choice(name)
         if choice is not None and column.flags:
             cells += [word for key, word in column.flags.items() if choice.properties.get(key) is True]
         elif choice is not None:
             props = _Blank(
                 {"name": choice.name, "summary": choice.summary, **{k: _show(v) for k, v in choice.properties.items()}}
             )
-            cells.append(column.show.format_map(props).strip())
+            cell = column.show.format_map(props).strip()
+            # A unit armed unevenly says how many of its figures carry each item.
+            cells.append(f"{cell} ({figures} {system.definition.model.of(figures)})" if mixed else cell)
     return ", ".join(cells) if cells else "–"
 
 

@@ -9,6 +9,7 @@ attacker + big-guns``.
   start with a stat's label; otherwise the label and the value (``Type Infantry``).
 - A list of choices is its label and the values joined by ``+``: ``Traits attacker + defender``;
   an empty one is ``Weapons none`` (``Weapons []`` if the stat has a choice called ``none``).
+  Items carried by only some figures lead with their count: ``Weapons 4x Rifle + 1x Medium Repeater``.
 - Stats are joined by ``,``; optional stats at their default are left out.
 
 The reader matches the rule set's labels, stat keys and choice names (any case, longest first)
@@ -29,6 +30,7 @@ from listbuilder.rules.formats import Stat, Unit
 NONE = "none"
 EMPTY = "[]"  # an empty list of choices, where one of the choices is called 'none'
 _NUMBER = re.compile(r"-?\d{1,4000}")  # Python refuses to convert longer numbers
+_COUNT = re.compile(r"(\d{1,9})\s*[x×]\s+", re.IGNORECASE)  # '4x ' before an item carried by 4 figures
 
 
 def _default(stat: Stat) -> Any:
@@ -120,6 +122,7 @@ def parse_value(system: System, key: str, text: str) -> tuple[Any, str | None]:
 class _Parser:
     def __init__(self, system: System, text: str) -> None:
         self.stats = system.definition.stats
+        self.figures_key = system.definition.figures_stat
         self.text = text
         self.pos = 0
 
@@ -210,12 +213,20 @@ class _Parser:
         if self.text[self.pos : self.pos + len(empty)].lower() == empty and self.ends_value(self.pos + len(empty)):
             self.pos += len(empty)
             return []
-        chosen = []
+        chosen: list[Any] = []
         while True:
+            start = self.pos
+            count = _COUNT.match(self.text, self.pos) if stat.item else None
+            if count:
+                self.pos = count.end()
             name = self.choice(stat, more=",+")
+            if name is None and count:  # a choice whose own name starts '4x '
+                self.pos, count = start, None
+                name = self.choice(stat, more=",+")
             if name is None:
                 return None
-            chosen.append(name)
+            # a count reads as the list file's own item, {weapon: Rifle, figures: 4}, for read_unit to check
+            chosen.append({stat.item: name, self.figures_key: int(count.group(1))} if count else name)
             self.skip()
             if not self.text.startswith("+", self.pos):
                 return chosen

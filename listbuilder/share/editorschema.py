@@ -71,6 +71,33 @@ def _choice_enum(stat: Stat) -> dict[str, Any]:
     }
 
 
+def _list_item(system: System, stat: Stat) -> dict[str, Any]:
+    """An item of a list stat: a name, or (for a loadout) ``{weapon: Rifle, figures: 4}``."""
+    names = _choice_enum(stat)
+    count_key = system.definition.figures_stat
+    if stat.item is None or count_key is None:
+        return names
+    noun = system.definition.model.plural
+    carried = {
+        "type": "object",
+        "required": [stat.item, count_key],
+        "additionalProperties": False,
+        "properties": {
+            stat.item: {**names, **_doc(f"The {stat.item}.", title=stat.item.capitalize())},
+            count_key: {
+                "type": "integer",
+                "minimum": 1,
+                **_doc(f"How many of the unit's {noun} carry it.", title=system.definition.stats[count_key].label),
+            },
+        },
+        **_doc(
+            f"A {stat.item} carried by some of the unit's {noun}; the {noun} given add up to the unit's {noun}.",
+            title=f"{stat.item.capitalize()} and {noun}",
+        ),
+    }
+    return {"anyOf": [names, carried]}
+
+
 def stat_schema(system: System, key: str, stat: Stat) -> dict[str, Any]:
     """The schema of one stat of a custom unit, with its label, summary and the rules on it."""
     rules = _stat_rules(system, key)
@@ -93,7 +120,7 @@ def stat_schema(system: System, key: str, stat: Stat) -> dict[str, Any]:
     elif stat.kind == "choice":
         out = _choice_enum(stat)
     else:
-        out = {"type": "array", "items": _choice_enum(stat), "uniqueItems": True}
+        out = {"type": "array", "items": _list_item(system, stat), "uniqueItems": True}
     if not stat.required and stat.default is not None:
         out["default"] = list(stat.default) if isinstance(stat.default, tuple | list) else stat.default
     return {**out, **_doc(plain.strip(), markdown.strip(), title=stat.label)}

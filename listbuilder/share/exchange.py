@@ -44,6 +44,7 @@ from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.loadout import as_data
 from listbuilder.share.listwriter import catalog_entry, custom_entry, dump_list, list_data
 from listbuilder.share.textformat import Written, encodable, read_export, revision_of, to_markdown, to_text
 from listbuilder.yamlfile import MAX_FILE_BYTES, Document, parse_yaml
@@ -78,7 +79,10 @@ def export_json(report: Report) -> str:
             "cost": line.cost,
         }
         if e.custom:
-            item["stats"] = {k: list(v) if isinstance(v, tuple) else v for k, v in e.unit.stats.items()}
+            stats = report.system.definition.stats
+            item["stats"] = {
+                k: as_data(v, stats[k].item if k in stats else None, d.figures_stat) for k, v in e.unit.stats.items()
+            }
             item["notes"] = e.unit.notes
         entries.append(item)
     data = {

@@ -13,10 +13,15 @@ import yaml
 
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.rules.loadout import as_data
 
 
 class Flow(list):  # type: ignore[type-arg]
     """A list written in flow style, ``[Rifle, Repeater]``, as the examples write choices."""
+
+
+class FlowMap(dict):  # type: ignore[type-arg]
+    """A mapping written in flow style, ``{weapon: Rifle, figures: 4}``, as the examples write loadouts."""
 
 
 class _Dumper(yaml.SafeDumper):
@@ -28,6 +33,9 @@ class _Dumper(yaml.SafeDumper):
 
 _Dumper.add_representer(
     Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+)
+_Dumper.add_representer(
+    FlowMap, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=True)
 )
 # Editors read YAML 1.2, where '1e3' and '0o17' are numbers; PyYAML (YAML 1.1) would write them bare.
 _YAML12_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+")
@@ -83,9 +91,11 @@ def custom_entry(system: System, unit: Unit, count: int, leader: bool) -> dict[s
         item["count"] = count
     if leader:
         item["leader"] = True
-    for key in system.definition.stats:
-        value = unit.stats[key]
-        item[key] = Flow(value) if isinstance(value, tuple | list) else value
+    for key, stat in system.definition.stats.items():
+        value = as_data(unit.stats[key], stat.item, system.definition.figures_stat)
+        if isinstance(value, list):  # [Rifle], or one {weapon: Rifle, figures: 4} a line
+            value = Flow(value) if not any(isinstance(v, dict) for v in value) else [FlowMap(v) for v in value]
+        item[key] = value
     if unit.notes:
         item["notes"] = unit.notes
     return item
