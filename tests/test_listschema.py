@@ -181,7 +181,7 @@ def test_hover_help_comes_from_the_rule_set_data():
     assert "multiples of 3" in custom["speed"]["markdownDescription"]  # the force rule on the stat
     traits = custom["traits"]["items"]
     assert traits["enum"] == ["big-guns", "attacker", "defender"]
-    assert traits["enumDescriptions"][1].startswith("+1 to combat rolls in its own turn")
+    assert traits["enumDescriptions"][1].startswith("Attacker. +1 to combat rolls in its own turn")  # 003 line 39
     catalog = schema["properties"]["units"]["items"]["oneOf"][0]["properties"]["unit"]
     officer = catalog["enum"].index("WW2 Officer")
     assert catalog["enumDescriptions"][officer].startswith('Worked Examples: Speed 6", Range 6", Power 3; 22 points.')

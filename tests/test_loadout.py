@@ -164,8 +164,10 @@ def test_a_rule_set_whose_weapons_name_no_item_refuses_counts(catalogs, tmp_path
 def test_the_roster_says_how_many_figures_carry_each_weapon(catalogs):
     report = check_list(RANGERS, catalogs)
     cells = {e.name: {c.label: c.value for c in e.derived} for e in roster(report).entries}
-    assert cells["Ranger Fire Team"]["Weapons"] == 'Rifle 24" ×1 (4 figures), Medium Repeater 24" ×6 (1 figure)'
-    assert cells["Colony Volunteers"]["Weapons"] == 'Rifle 24" ×1 (3 figures), Repeater 12" ×2 (1 figure)'
+    nbsp = "\u00a0"  # '4 figures' stays on one line
+    team = f'Rifle 24" ×1 (4{nbsp}figures), Medium Repeater 24" ×6 (1{nbsp}figure)'
+    assert cells["Ranger Fire Team"]["Weapons"] == team
+    assert cells["Colony Volunteers"]["Weapons"] == f'Rifle 24" ×1 (3{nbsp}figures), Repeater 12" ×2 (1{nbsp}figure)'
     assert cells["Ranger Squad"]["Weapons"] == 'Rifle 24" ×1'  # a plain list: every figure
 
 

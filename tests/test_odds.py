@@ -337,7 +337,8 @@ def test_a_vehicle_that_fails_its_save_rolls_for_damage(dm):
         (figure("Infantry", "Elite"), figure("Infantry", "Basic"), {}, (3, 3), (3, 5)),
         (figure("Beast", "Regular"), figure("Infantry", "Regular"), {"target_state": "panicked"}, (5, 3), (4, 6)),
         (figure("Infantry", "Basic"), figure("Beast", "Elite"), {"target_fought": 2}, (5, 5), (5, 3)),
-        (figure("Infantry", "Elite"), figure("Infantry", "Elite"), {"attacker_state": "hunkered down"}, (3, 3), (6, 3)),
+        (figure("Infantry", "Elite"), figure("Infantry", "Elite"), {"attacker_state": "panicked"}, (3, 3), (6, 3)),
+        (figure("Infantry", "Elite"), figure("Infantry", "Elite"), {"target_state": "hunkered down"}, (3, 3), (3, 6)),
         (figure("Infantry", "Regular"), figure("Infantry", "Regular"), {"attacker_fought": 3}, (3, 6), (4, 4)),
     ],
 )

@@ -84,7 +84,8 @@ def _bad_value(system: System, key: str, option: Option, value: Any) -> ErrorDet
         ok = value in allowed
         expected = one_of(allowed)
         if not ok and isinstance(value, str):
-            hint = did_you_mean(value, allowed)
+            # a value the rules rule out (not a typo) is explained by the option's own summary
+            hint = did_you_mean(value, allowed) or option.summary
             return ErrorDetail(message=f"{key}: expected {expected}, found {found}", hint=hint)
     return None if ok else ErrorDetail(message=f"{key}: expected {expected}, found {found}")
 

@@ -14,7 +14,16 @@ from listbuilder.army.report import Report
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import FiguresCost, LinearCost, StatCost, Unit
-from listbuilder.rules.reference import ReferenceFile, SpecialRule, Table, derived, is_used, load_reference, values_used
+from listbuilder.rules.reference import (
+    ReferenceFile,
+    SpecialRule,
+    Table,
+    box_labels,
+    derived,
+    is_used,
+    load_reference,
+    values_used,
+)
 
 # Tick boxes stop here: a count of 10**12 prints a number, not a trillion boxes.
 MAX_BOXES = 40
@@ -49,6 +58,7 @@ class RosterEntry(Record):
     models: int
     boxes: int
     notes: str
+    model_boxes: tuple[str, ...] = ()  # the tick boxes each of its models gets
 
     @property
     def box_rows(self) -> list[int]:
@@ -207,6 +217,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
                 models=models,
                 boxes=models if models <= MAX_BOXES else 0,
                 notes=e.unit.notes,
+                model_boxes=box_labels(ref, system, [e.unit]),
             )
         )
     return Roster(
@@ -224,7 +235,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
         entries=tuple(entries),
         columns=tuple(s.label for s in d.stats.values()),
         derived_columns=tuple(c.label for c in ref.columns),
-        model_boxes=ref.play_aids.model_boxes,
+        model_boxes=box_labels(ref, system),
         turns=ref.play_aids.turns,
         tracks=ref.play_aids.tracks,
     )

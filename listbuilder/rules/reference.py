@@ -104,7 +104,20 @@ class Track(Record):
 
     label: str = doc("what it counts")
     start: int = doc("where it starts", default=0)
-    maximum: int = doc("the last box printed", default=20)
+    maximum: int = doc("the last numbered box printed", default=20)
+    capped: bool = doc(
+        "true only where the text caps the count at 'maximum'; otherwise a last box counts on past it",
+        default=False,
+    )
+    source: str = doc("where the source text gives it", default="")
+
+
+@record
+class ModelBox(Record):
+    """A tick box printed once per model, e.g. 'Immobilised' only for the units that can be."""
+
+    label: str = doc("the box's label, e.g. 'Immobilised'")
+    uses: Uses | None = doc("the units that get it; leave out for every unit", default=None)
     source: str = doc("where the source text gives it", default="")
 
 
@@ -113,7 +126,10 @@ class PlayAids(Record):
     """What the roster gives players to track a game at the table."""
 
     turns: int | None = doc("the number of turns, for a turn counter; leave out if unlimited", default=None)
-    model_boxes: tuple[str, ...] = doc("tick boxes printed once per model, e.g. Stunned, Dead", default=())
+    model_boxes: tuple[str | ModelBox, ...] = doc(
+        "tick boxes printed once per model: a label (every unit), or a label with the 'uses' that get it",
+        default=(),
+    )
     tracks: tuple[Track, ...] = doc("numbered tracks printed once per force", default=())
     source: str = doc("where the source text gives them", default="")
 
@@ -179,6 +195,9 @@ def _check(ref: ReferenceFile, system: System, d: Document) -> list[ErrorDetail]
             errors.append(d.detail(("tables", i, "filter_rows"), "filter_rows needs 'uses' to know which stat to read"))
     for i, rule in enumerate(ref.rules):
         check_uses(("rules", i, "uses"), rule.uses)
+    for i, box in enumerate(ref.play_aids.model_boxes):
+        if isinstance(box, ModelBox):
+            check_uses(("play_aids", "model_boxes", i, "uses"), box.uses)
     for i, column in enumerate(ref.columns):
         stat = stats.get(column.stat)
         if stat is None or stat.kind == "number":
@@ -211,6 +230,12 @@ def is_used(uses: Uses | None, system: System, units: Iterable[Unit]) -> bool:
     return bool(found if not uses.any_of else found & set(uses.any_of))
 
 
+def box_labels(ref: "ReferenceFile", system: System, units: Iterable[Unit] | None = None) -> tuple[str, ...]:
+    """The tick boxes printed per model: all of them, or those that ``units`` use."""
+    boxes = [b if isinstance(b, ModelBox) else ModelBox(label=b) for b in ref.play_aids.model_boxes]
+    return tuple(b.label for b in boxes if units is None or is_used(b.uses, system, units))
+
+
 def derived(column: Column, system: System, unit: Unit) -> str:
     """The roster cell of ``column`` for ``unit``: its template filled from each value's properties."""
     stat = system.definition.stats[column.stat]
@@ -227,8 +252,12 @@ def derived(column: Column, system: System, unit: Unit) -> str:
             )
             cell = column.show.format_map(props).strip()
             # A unit armed unevenly says how many of its figures carry each item.
-            cells.append(f"{cell} ({figures} {system.definition.model.of(figures)})" if mixed else cell)
-    return ", ".join(cells) if cells else "–"
+            # (a no-break space keeps '4 figures' together when the cell wraps)
+            cells.append(f"{cell} ({figures}\u00a0{system.definition.model.of(figures)})" if mixed else cell)
+    if not cells:
+        return "–"
+    # whole sentences (a trait's name and effect) follow one another; short values take commas
+    return (" " if all(c.endswith(".") for c in cells) else ", ").join(cells)
 
 
 class _Blank(dict[str, str]):
