@@ -288,3 +288,10 @@ def test_the_oracle_is_the_enumeration_of_every_die():
     assert bf_hits_per_casualty([1, 1, 2], 6, 2, 5) == bf_hits_per_casualty([4], 6, 2, 5)
     assert sum(bf_hits_per_casualty([2, 3], 6, 1, 9).values()) == 1
     assert bf_hits_per_casualty([1], 6, 1, 9) == {0: F(5, 6), 1: F(1, 6)}
+
+
+def test_the_cost_command_takes_a_loadout(cli):
+    ok = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,1x Medium Repeater")
+    assert ok.exit_code == 0 and "weapons: 4x Rifle, 1x Medium Repeater" in ok.stdout
+    bad = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,2x Repeater")
+    assert bad.exit_code == 2 and "the unit has 5 figures, but its weapons are carried by 4 + 2 = 6" in bad.stderr
