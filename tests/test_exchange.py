@@ -516,6 +516,16 @@ def test_any_statline_of_any_rule_set_reads_back(tmp_path_factory, awkward, data
             unit[key] = data.draw(st.sampled_from(names).map(lambda n: data.draw(st.sampled_from([n, n.lower()]))))
         else:
             unit[key] = data.draw(st.lists(st.sampled_from(names), unique=True))
+    figures = unit.get(system.definition.figures_stat or "")
+    for key, stat in system.definition.stats.items():
+        # a loadout (deathzap's weapons): some figures carry each item, adding up to the unit's figures
+        items = unit.get(key) or []
+        if stat.item and isinstance(figures, int) and figures >= len(items) >= 1 and data.draw(st.booleans()):
+            cuts = sorted(
+                data.draw(st.sets(st.integers(1, figures - 1), min_size=len(items) - 1, max_size=len(items) - 1))
+            )
+            counts = [b - a for a, b in zip([0, *cuts], [*cuts, figures], strict=True)]
+            unit[key] = [{stat.item: n, system.definition.figures_stat: c} for n, c in zip(items, counts, strict=True)]
     catalog_unit = {"unit": data.draw(st.sampled_from(sorted(u.name for u in system.units.values())))}
     listed = {"system": system.id, "name": "Statlines", "units": [unit, catalog_unit]}
     folder = tmp_path_factory.mktemp("statlines")

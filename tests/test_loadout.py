@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import EXAMPLES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from odds_oracles import bf_hits_per_casualty
 
 from listbuilder.api import check_list
@@ -295,3 +297,33 @@ def test_the_cost_command_takes_a_loadout(cli):
     assert ok.exit_code == 0 and "weapons: 4x Rifle, 1x Medium Repeater" in ok.stdout
     bad = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,2x Repeater")
     assert bad.exit_code == 2 and "the unit has 5 figures, but its weapons are carried by 4 + 2 = 6" in bad.stderr
+
+
+WEAPON_NAMES = [
+    "Rifle",
+    "Repeater",
+    "Medium Repeater",
+    "Heavy Repeater",
+    "Destroyer",
+    "Vehicle Destroyer",
+]  # 001 lines 4-9
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_loadout_reads_back_from_every_export(catalogs, tmp_path, data):
+    figures = data.draw(st.integers(1, 40))
+    weapons = data.draw(st.lists(st.sampled_from(WEAPON_NAMES), min_size=1, max_size=min(figures, 6), unique=True))
+    parts = len(weapons) - 1
+    cuts = (
+        sorted(data.draw(st.sets(st.integers(1, max(1, figures - 1)), min_size=parts, max_size=parts))) if parts else []
+    )
+    counts = [b - a for a, b in zip([0, *cuts], [*cuts, figures], strict=True)]
+    loadout = ", ".join(f"{{weapon: {w}, figures: {c}}}" for w, c in zip(weapons, counts, strict=True))
+    unit = f"{{name: Mine, figures: {figures}, type: Infantry, weapons: [{loadout}]}}"
+    text = f"system: deathzap\nname: Any\nunits:\n  - {unit}\n"
+    original = load(catalogs, text, tmp_path / "any.yaml")
+    export = data.draw(st.sampled_from([export_text, export_markdown, export_json]))
+    back = load(catalogs, import_text(export(original), tmp_path / "pasted.txt", catalogs), tmp_path / "back.yaml")
+    assert back.lines[0].entry.unit.stats == original.lines[0].entry.unit.stats
+    assert carriers(back.lines[0].entry.unit.stats["weapons"], figures) == tuple(zip(weapons, counts, strict=True))
