@@ -128,6 +128,7 @@ LOADOUT = """\
         ("[{weapon: Rifle, figures: 4, colour: red}]", "unknown key 'colour'"),
         ("[{weapon: Rifel, figures: 4}]", "did you mean 'Rifle'?"),
         ("[{weapon: Rifle, figures: 3}, {weapon: Rifle, figures: 1}]", "'Rifle' is listed twice"),
+        ("[{figures: 4}]", "this item does not say which weapon it is"),
     ],
 )
 def test_a_loadout_that_does_not_add_up_is_refused_naming_the_entry(catalogs, tmp_path, weapons, expected):

@@ -120,7 +120,11 @@ def read_items(
                     failed = True
             name, figures = item.get(stat.item), item.get(count_key, MISSING)
         choice = stat.choice(name) if isinstance(name, str) else None
-        if choice is None:
+        if isinstance(item, dict) and stat.item not in item:
+            hint = f"write {{{stat.item}: NAME, {count_key}: N}}"
+            errors.append(doc.detail(at, f"this item does not say which {stat.item} it is", hint))
+            failed = True
+        elif choice is None:
             place = (*at, stat.item) if isinstance(item, dict) and stat.item in item else at
             errors.append(bad_choice(doc, place, stat.label, name, [c.name for c in stat.choices]))
             failed = True
