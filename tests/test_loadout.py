@@ -236,7 +236,7 @@ def test_a_list_from_before_the_loadout_is_warned_of_the_change(catalogs, tmp_pa
     path.write_text("system: deathzap\nname: Old\nrevision: 1\nunits:\n  - unit: Ranger Fire Team\n")
     report = check_list(path, catalogs)
     (warning,) = [p for p in report.problems if p.rule_id == "catalog-changed"]
-    assert "Weapons Rifle, Medium Repeater → 4x Rifle, 1x Medium Repeater" in warning.message
+    assert "Weapons Rifle + Medium Repeater → 4x Rifle + 1x Medium Repeater" in warning.message
 
 
 SEVENTH = """\
@@ -295,7 +295,7 @@ def test_the_oracle_is_the_enumeration_of_every_die():
 
 def test_the_cost_command_takes_a_loadout(cli):
     ok = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,1x Medium Repeater")
-    assert ok.exit_code == 0 and "weapons: 4x Rifle, 1x Medium Repeater" in ok.stdout
+    assert ok.exit_code == 0 and "Weapons 4x Rifle + 1x Medium Repeater" in ok.stdout
     bad = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,2x Repeater")
     assert bad.exit_code == 2 and "the unit has 5 figures, but its weapons are carried by 4 + 2 = 6" in bad.stderr
 

@@ -15,7 +15,6 @@ Nothing here knows which rule set, stat or item it serves.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -70,17 +69,6 @@ def as_data(value: Any, item_key: str | None, count_key: str | None) -> Any:
         {item_key: i.name, count_key: i.figures} if isinstance(i, Carried) and item_key and count_key else str(i)
         for i in value
     ]
-
-
-_COUNTED = re.compile(r"\s*(\d{1,9})\s*[x×]\s+(.+)", re.IGNORECASE)
-
-
-def item_from_text(text: str, stat: Stat, figures_key: str | None) -> Any:
-    """An item typed on a command line: ``Rifle``, or ``4x Rifle`` as ``{weapon: Rifle, figures: 4}``."""
-    found = _COUNTED.fullmatch(text) if stat.item and figures_key else None
-    if found is None or stat.choice(text.strip()) is not None:
-        return text.strip()
-    return {stat.item: found.group(2).strip(), figures_key: int(found.group(1))}
 
 
 BadChoice = Callable[[Document, tuple[str | int, ...], str, Any, list[str]], ErrorDetail]
