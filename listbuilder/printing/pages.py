@@ -13,6 +13,7 @@ from listbuilder.army.costing import figures_in
 from listbuilder.army.report import Report
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
+from listbuilder.rules.forcerules import CardLine
 from listbuilder.rules.formats import FiguresCost, LinearCost, StatCost, Unit
 from listbuilder.rules.reference import (
     ReferenceFile,
@@ -171,13 +172,6 @@ class ReferenceSheet(Record):
 
 
 @record
-class ForceRule(Record):
-    rule: str
-    source: str
-    severity: str
-
-
-@record
 class Card(Record):
     """The quick-reference rules card of a rule set."""
 
@@ -186,7 +180,7 @@ class Card(Record):
     summary: str
     source: str
     reference: ReferenceFile
-    force_rules: tuple[ForceRule, ...]
+    force_rules: tuple[CardLine, ...]
     rulings: tuple[Any, ...]
     costing: str
     columns: Columns
@@ -314,7 +308,7 @@ def card(system: System) -> Card:
     """The rules card of a rule set."""
     d = system.definition
     ref = load_reference(system)
-    force_rules = tuple(ForceRule(rule=c.rule, source=c.source, severity=c.severity) for c in d.constraints)
+    force_rules = tuple(c.card() for c in d.constraints)
     blocks: list[Block] = []
     if ref.turn.phases:
         weight = 2 + _lines(ref.turn.note) + sum(_lines(p.summary, 55) for p in ref.turn.phases)

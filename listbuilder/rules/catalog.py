@@ -14,20 +14,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import field
 from functools import cached_property
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.record import Record, record
 from listbuilder.rules.cache import cached
 from listbuilder.rules.formats import (
-    AtLeastShare,
-    AtMostPer,
-    Exclusive,
     FactionFile,
     FiguresCost,
     LinearCost,
     StatCost,
-    StatRange,
     SystemFile,
     Unit,
     UnitVersion,
@@ -388,24 +385,21 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
         need_values(("groups", name, "any_of"), group.stat, group.any_of)
         if (group.stat is None) == (group.leader is None):
             errors.append(doc.detail(("groups", name), "a group selects by 'stat' and 'any_of', or by 'leader'"))
+
+    def need_group(path: tuple[str | int, ...], name: str | None) -> None:
+        if name is not None and name not in d.groups:
+            errors.append(doc.detail(path, f"no group '{name}'", did_you_mean(name, d.groups)))
+
+    def error(path: tuple[str | int, ...], message: str) -> None:
+        errors.append(doc.detail(path, message))
+
+    # What each constraint kind names is checked by the kind itself (rules/forcerules/).
+    needs = SimpleNamespace(need_stat=need_stat, need_values=need_values, need_group=need_group, error=error)
     ids: set[str] = set()
     for i, c in enumerate(d.constraints):
         where = ("constraints", i)
         if c.id in ids:
             errors.append(doc.detail((*where, "id"), f"the id '{c.id}' is used twice"))
         ids.add(c.id)
-        group_name = getattr(c, "of", None)
-        if group_name is not None and group_name not in d.groups:
-            errors.append(doc.detail((*where, "of"), f"no group '{group_name}'", did_you_mean(group_name, d.groups)))
-        if isinstance(c, StatRange):
-            need_stat((*where, "stat"), c.stat, ("number",))
-            if c.step is not None and c.step < 1:
-                errors.append(doc.detail((*where, "step"), "'step' must be at least 1"))
-        if isinstance(c, Exclusive):
-            need_stat((*where, "stat"), c.stat, ("choices",))
-            need_values((*where, "values"), c.stat, c.values)
-        if isinstance(c, AtLeastShare) and not 0 < c.numerator <= c.denominator:
-            errors.append(doc.detail((*where,), "the share must be a fraction between 0 and 1"))
-        if isinstance(c, AtMostPer) and c.per < 1:
-            errors.append(doc.detail((*where, "per"), "'per' must be at least 1"))
+        c.definition_errors(d, where, needs)
     return errors

@@ -10,9 +10,22 @@ and the JSON Schema quote them). Nothing here names a rule set: every rule is da
 from typing import Any, Literal
 
 from listbuilder.record import Record, record
+from listbuilder.rules.forcerules import (  # noqa: F401  (the kinds are part of this format)
+    CONSTRAINT_KINDS,
+    AtLeast,
+    AtLeastShare,
+    AtMost,
+    AtMostPer,
+    Constraint,
+    Exactly,
+    Exclusive,
+    ForceRule,
+    Limit,
+    StatRange,
+    UnitSize,
+)
+from listbuilder.rules.forcerules.base import Severity  # noqa: F401
 from listbuilder.rules.schema import doc
-
-Severity = Literal["error", "warning"]
 
 
 @record
@@ -127,116 +140,7 @@ class FiguresCost(Record):
 Cost = LinearCost | StatCost | FiguresCost
 
 
-# --- force rules -------------------------------------------------------------------------------
-
-
-@record
-class ForceRule(Record):
-    """What every force rule has: a name, the rule in words, where the text gives it, how serious."""
-
-    id: str = doc("a short name, e.g. 'max-rare'")
-    rule: str = doc("the rule in plain words, as shown to players")
-    title: str = doc("a short name in the game's words, e.g. 'at most 2 rare fighters'", default="")
-    source: str = doc("where the source text (or a ruling) gives it", default="")
-    severity: Severity = doc("'error' (the list is not legal) or 'warning' (advice)", default="error")
-
-
-@record
-class Limit(ForceRule):
-    """The force's total may not exceed the agreed limit (points or figures)."""
-
-    kind: Literal["limit"] = doc("'limit'")
-
-
-@record
-class AtMost(ForceRule):
-    """At most ``count`` models (of a group, or in all)."""
-
-    kind: Literal["at_most"] = doc("'at_most'")
-    count: int = doc("the largest number allowed")
-    of: str | None = doc("a group name; leave out to count every model", default=None)
-
-
-@record
-class AtLeast(ForceRule):
-    """At least ``count`` models (of a group, or in all)."""
-
-    kind: Literal["at_least"] = doc("'at_least'")
-    count: int = doc("the smallest number allowed")
-    of: str | None = doc("a group name; leave out to count every model", default=None)
-
-
-@record
-class Exactly(ForceRule):
-    """Exactly ``count`` models of a group (one Leader)."""
-
-    kind: Literal["exactly"] = doc("'exactly'")
-    count: int = doc("the number required")
-    of: str | None = doc("a group name; leave out to count every model", default=None)
-
-
-@record
-class AtLeastShare(ForceRule):
-    """At least a share of all models belong to a group (half the fighters are basic)."""
-
-    kind: Literal["at_least_share"] = doc("'at_least_share'")
-    of: str = doc("the group that must make up the share")
-    numerator: int = doc("the share's numerator: 1 for one half")
-    denominator: int = doc("the share's denominator: 2 for one half")
-
-
-@record
-class AtMostPer(ForceRule):
-    """At most ``count`` of a group for each ``per`` models (one leader per ten models)."""
-
-    kind: Literal["at_most_per"] = doc("'at_most_per'")
-    of: str = doc("the group limited")
-    per: int = doc("how many models earn one more")
-    rounding: Literal["down", "up"] = doc("'down': 19 models allow 1 per 10; 'up': they allow 2")
-    count: int = doc("how many each 'per' models allow", default=1)
-
-
-@record
-class StatRange(ForceRule):
-    """A stat's value must lie in a range and be a multiple of a step (Speed: 0 or more, multiple of 3)."""
-
-    kind: Literal["stat_range"] = doc("'stat_range'")
-    stat: str = doc("the number stat checked")
-    minimum: int | None = doc("the smallest value allowed", default=None)
-    maximum: int | None = doc("the largest value allowed", default=None)
-    step: int | None = doc("values must be multiples of this", default=None)
-
-
-@record
-class Exclusive(ForceRule):
-    """A unit may have at most one of these values of a 'choices' stat (Attacker or Defender)."""
-
-    kind: Literal["exclusive"] = doc("'exclusive'")
-    stat: str = doc("the 'choices' stat checked")
-    values: tuple[str, ...] = doc("values that exclude each other")
-
-
-@record
-class UnitSize(ForceRule):
-    """Each unit has between ``minimum`` and ``maximum`` models."""
-
-    kind: Literal["unit_size"] = doc("'unit_size'")
-    minimum: int | None = doc("the fewest models in a unit", default=None)
-    maximum: int | None = doc("the most models in a unit", default=None)
-
-
-Constraint = Limit | AtMost | AtLeast | Exactly | AtLeastShare | AtMostPer | StatRange | Exclusive | UnitSize
-CONSTRAINT_KINDS: tuple[type, ...] = (
-    Limit,
-    AtMost,
-    AtLeast,
-    Exactly,
-    AtLeastShare,
-    AtMostPer,
-    StatRange,
-    Exclusive,
-    UnitSize,
-)
+# --- force rules: each constraint kind is one class in rules/forcerules/ ---------------------
 
 
 @record

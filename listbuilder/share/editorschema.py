@@ -27,7 +27,7 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.errors import OutputError
 from listbuilder.rules.catalog import Catalogs, System
-from listbuilder.rules.formats import Exclusive, Stat, StatRange, UnitSize
+from listbuilder.rules.formats import Stat
 from listbuilder.views import amount, stats_line
 from listbuilder.yamlfile import write_output
 
@@ -55,8 +55,7 @@ def _stat_rules(system: System, key: str) -> list[str]:
     """The force rules that judge one stat, in the rule set's words."""
     rules = []
     for c in system.definition.constraints:
-        on_stat = isinstance(c, StatRange | Exclusive) and c.stat == key
-        if on_stat or (isinstance(c, UnitSize) and key == system.definition.figures_stat):
+        if c.judges_stat(system.definition, key):
             rules.append(c.rule)
     return rules
 
