@@ -99,6 +99,9 @@ class Linear:
     def __sub__(self, other: "Linear | int") -> "Linear":
         return self + (-1) * other if isinstance(other, Linear) else self + (-other)
 
+    def __rsub__(self, other: int) -> "Linear":
+        return (-1) * self + other
+
     def value(self, x: Sequence[int]) -> int:
         return self.constant + sum(v * x[k] for k, v in self.terms.items())
 

@@ -1,0 +1,178 @@
+"""The list doctor's integer program: integer counts, linear rows, solved exactly with HiGHS.
+
+Every variable is an integer with finite bounds; every row is ``low <= sum(a * x) <= high`` with
+integer coefficients. The force rules write their own rows (``rules/forcerules/``, each kind's
+``encode``); this module only holds them and hands them to the solver. HiGHS (through
+``highspy``, imported here and nowhere else) is run with no optimality gap at all, so what it
+returns is optimal, not merely good; ``exclude`` adds the rows that forbid an answer already
+given, for the next best one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from listbuilder.army.constraints import per_copy
+from listbuilder.doctor.slots import Slot
+from listbuilder.rules.catalog import System
+from listbuilder.rules.forcerules import Linear
+from listbuilder.rules.formats import Group, Unit
+
+
+class Program:
+    """The variables and rows of one question, built by the doctor and by the force rules."""
+
+    def __init__(
+        self,
+        system: System,
+        limit: int | None,
+        slots: Sequence[Slot],
+        highs: Sequence[Sequence[int]],
+        lows: Sequence[Sequence[int]] | None = None,
+    ) -> None:
+        self.system = system
+        self.limit = limit
+        self.slots = slots
+        self.low: list[int] = []
+        self.high: list[int] = []
+        self.rows: list[tuple[Linear, int | None, int | None]] = []
+        # One variable per option of each slot: how many copies of that profile the list fields.
+        self.copies: list[list[int]] = []
+        for i, bounds in enumerate(highs):
+            floor = lows[i] if lows is not None else [0] * len(bounds)
+            self.copies.append([self._new(low, high) for low, high in zip(floor, bounds, strict=True)])
+
+    def _new(self, low: int, high: int) -> int:
+        self.low.append(low)
+        self.high.append(max(low, high))
+        return len(self.low) - 1
+
+    # --- what the force rules ask for (rules/forcerules/base.py: LinearForm) -------------------
+
+    def total(self) -> Linear:
+        return self._sum(lambda slot, option: option.cost)
+
+    def models(self, group: Group | None) -> Linear:
+        return self._sum(lambda slot, option: per_copy(self.system, group, option.unit, slot.leader))
+
+    def columns(self) -> Iterable[tuple[Unit, int, Linear]]:
+        for slot, variables in zip(self.slots, self.copies, strict=True):
+            for option, var in zip(slot.options, variables, strict=True):
+                yield option.unit, option.size, Linear({var: 1})
+
+    def largest(self, expr: Linear) -> int:
+        return expr.constant + sum(max(a * self.low[k], a * self.high[k]) for k, a in expr.terms.items())
+
+    def smallest(self, expr: Linear) -> int:
+        return expr.constant + sum(min(a * self.low[k], a * self.high[k]) for k, a in expr.terms.items())
+
+    def integer(self, low: int, high: int) -> Linear:
+        return Linear({self._new(low, high): 1})
+
+    def require(self, expr: Linear, low: int | None = None, high: int | None = None) -> None:
+        self.rows.append(
+            (expr, None if low is None else low - expr.constant, None if high is None else high - expr.constant)
+        )
+
+    # --- what the doctor builds on top ---------------------------------------------------------
+
+    def _sum(self, each) -> Linear:  # type: ignore[no-untyped-def]
+        terms: dict[int, int] = {}
+        for slot, variables in zip(self.slots, self.copies, strict=True):
+            for option, var in zip(slot.options, variables, strict=True):
+                terms[var] = each(slot, option)
+        return Linear(terms)
+
+    def slot_copies(self, i: int) -> Linear:
+        """The copies of slot ``i``, whichever of its statlines they have."""
+        return Linear(dict.fromkeys(self.copies[i], 1))
+
+    def binary(self) -> Linear:
+        return self.integer(0, 1)
+
+    def absolute(self, expr: Linear) -> Linear:
+        """A variable that is at least ``|expr|``: minimised, it is exactly ``|expr|``."""
+        top = max(abs(self.largest(expr)), abs(self.smallest(expr)))
+        u = self.integer(0, top)
+        self.require(u - expr, low=0)
+        self.require(u + expr, low=0)
+        return u
+
+    def exclude(self, answer: dict[int, int]) -> None:
+        """Forbid the values ``answer`` (by variable) together: at least one must differ."""
+        flags = Linear()
+        for var, value in answer.items():
+            low, high = self.low[var], self.high[var]
+            if not low <= value <= high:  # this program cannot give that answer anyway
+                return
+            x = Linear({var: 1})
+            if value < high:  # up = 1 forces x >= value + 1
+                up = self.binary()
+                self.require(x - (value + 1 - low) * up, low=low)
+                flags = flags + up
+            if value > low:  # down = 1 forces x <= value - 1
+                down = self.binary()
+                self.require(x + (high - value + 1) * down, high=high)
+                flags = flags + down
+        self.require(flags, low=1)
+
+    def solve(self, objective: Linear) -> list[int] | None:
+        """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows."""
+        import numpy as np
+        from highspy import _core as hs
+
+        h = hs._Highs()
+        for name, value in (
+            ("output_flag", False),
+            ("mip_rel_gap", 0.0),
+            ("mip_abs_gap", 1e-7),
+            ("threads", 1),
+            ("random_seed", 0),
+        ):
+            h.setOptionValue(name, value)
+        n = len(self.low)
+        cost = np.zeros(n)
+        for k, a in objective.terms.items():
+            cost[k] = a
+        none = np.array([], dtype=np.int32)
+        h.addCols(
+            n, cost, np.array(self.low, dtype=float), np.array(self.high, dtype=float), 0, none, none, np.array([])
+        )
+        h.changeColsIntegrality(
+            n, np.arange(n, dtype=np.int32), np.full(n, int(hs.HighsVarType.kInteger), dtype=np.uint8)
+        )
+        inf = hs.kHighsInf
+        lows, highs, starts, index, value = [], [], [], [], []
+        for expr, low, high in self.rows:
+            if not expr.terms:
+                if (low is not None and low > 0) or (high is not None and high < 0):
+                    return None
+                continue
+            lows.append(-inf if low is None else low)
+            highs.append(inf if high is None else high)
+            starts.append(len(index))
+            for k, a in sorted(expr.terms.items()):
+                index.append(k)
+                value.append(a)
+        if lows:
+            h.addRows(
+                len(lows),
+                np.array(lows, dtype=float),
+                np.array(highs, dtype=float),
+                len(index),
+                np.array(starts, dtype=np.int32),
+                np.array(index, dtype=np.int32),
+                np.array(value, dtype=float),
+            )
+        h.run()
+        status = h.getModelStatus()
+        if status == hs.HighsModelStatus.kInfeasible:
+            return None
+        if status != hs.HighsModelStatus.kOptimal:
+            raise RuntimeError(f"the solver stopped without an answer: {h.modelStatusToString(status)}")
+        found = [round(v) for v in h.getSolution().col_value]
+        for expr, low, high in self.rows:  # the rows hold exactly, not within a tolerance
+            got = expr.value(found) - expr.constant
+            if (low is not None and got < low) or (high is not None and got > high):
+                raise RuntimeError("the solver's answer breaks a row of its program")
+        return found

@@ -1,0 +1,218 @@
+"""What the doctor may change: one slot per unit profile of the list or its factions' catalogs.
+
+A slot is a unit (catalog or custom), taken as a leader or not, with how many copies the list
+has now. Its options are the statlines its copies may have: the one written and, for a custom
+unit whose statline breaks a rule of its own (Speed 7, Attacker with Defender), the nearest
+legal statlines (``repairs``), each with its cost change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from listbuilder.army.constraints import check_unit
+from listbuilder.army.costing import figures_in, unit_cost
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import System
+from listbuilder.rules.forcerules import UnitRule
+from listbuilder.rules.formats import ArmyList, Unit
+
+REPAIRS = 3  # the nearest legal statlines offered for a broken one
+SEARCH = 1000  # how far from a broken number the nearest legal one is looked for
+
+
+@record
+class StatChange(Record):
+    """One stat of a repaired statline: ``Speed 7" -> 6"``."""
+
+    stat: str
+    label: str
+    old: str
+    new: str
+
+    def text(self) -> str:
+        return f"{self.label} {self.old} → {self.new}"
+
+    def as_json(self) -> dict[str, str]:
+        return {"stat": self.stat, "from": self.old, "to": self.new}
+
+
+@record
+class Option(Record):
+    """A statline a slot's copies may have: as written (rank 0) or the rank-th nearest legal one."""
+
+    unit: Unit
+    cost: int
+    size: int
+    rank: int = 0
+    changes: tuple[StatChange, ...] = ()
+    cost_change: int = 0
+
+
+@record
+class Slot(Record):
+    """A unit profile the doctor may field, with the copies the list has of it now."""
+
+    name: str
+    leader: bool
+    custom: bool
+    current: int
+    options: tuple[Option, ...]
+    entries: tuple[int, ...] = ()  # the list entries (indices) that hold it, in order
+    faction: str | None = None
+    fixed: bool = False  # fill may not add to it (it is outside the faction asked for)
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+def _key(unit: Unit, leader: bool, custom: bool) -> tuple[Any, ...]:
+    if not custom:
+        return (False, unit.name.lower(), leader)
+    return (True, unit.name.lower(), leader, tuple(sorted((k, repr(v)) for k, v in unit.stats.items())))
+
+
+def leader_matters(system: System) -> bool:
+    """Whether a force rule that must hold counts leaders, so taking a unit as leader is a change."""
+    groups = system.definition.groups
+    counted = {getattr(c, "of", None) for c in system.definition.constraints if c.severity == "error"}
+    return any(g.leader is not None for name, g in groups.items() if name in counted)
+
+
+def list_slots(army: ArmyList, system: System) -> list[Slot]:
+    """One slot per distinct profile of the list (entries of the same unit share one)."""
+    found: dict[tuple[Any, ...], Slot] = {}
+    for e in army.entries:
+        key = _key(e.unit, e.leader, e.custom)
+        if key in found:
+            slot = found[key]
+            found[key] = dataclasses.replace(slot, current=slot.current + e.count, entries=(*slot.entries, e.index))
+            continue
+        options = (_as_written(system, e.unit), *(repairs(system, e.unit) if e.custom else ()))
+        found[key] = Slot(
+            name=e.unit.name,
+            leader=e.leader,
+            custom=e.custom,
+            current=e.count,
+            options=options,
+            entries=(e.index,),
+            faction=e.unit.faction,
+        )
+    return list(found.values())
+
+
+def catalog_slots(system: System, units: Iterable[Unit], have: Sequence[Slot]) -> list[Slot]:
+    """Slots for catalog units the list may add (as leaders too, when leaders are counted)."""
+    taken = {_key(s.options[0].unit, s.leader, s.custom) for s in have}
+    out = []
+    both = leader_matters(system)
+    for unit in units:
+        for leader in (unit.leader, not unit.leader) if both else (unit.leader,):
+            key = _key(unit, leader, False)
+            if key in taken:
+                continue
+            taken.add(key)
+            out.append(
+                Slot(
+                    name=unit.name,
+                    leader=leader,
+                    custom=False,
+                    current=0,
+                    options=(_as_written(system, unit),),
+                    faction=unit.faction,
+                )
+            )
+    return out
+
+
+def _as_written(system: System, unit: Unit) -> Option:
+    return Option(unit=unit, cost=unit_cost(system, unit), size=figures_in(system, unit))
+
+
+def _error_rules(system: System) -> list[UnitRule]:
+    return [c for c in system.definition.constraints if isinstance(c, UnitRule) and c.severity == "error"]
+
+
+def broken(system: System, unit: Unit) -> bool:
+    return any(p.severity == "error" for p in check_unit(system, unit))
+
+
+def repairs(system: System, unit: Unit) -> tuple[Option, ...]:
+    """The nearest statlines to ``unit``'s that break none of its rule set's unit rules.
+
+    Each broken rule proposes the nearest values it would accept (``UnitRule.nearest``); values
+    of a stat are kept only if every rule on that stat accepts them (searching outward when none
+    does), and each combination is checked whole. Nearest first: fewest stats changed, then the
+    smallest change, then the smallest change of cost.
+    """
+    if not broken(system, unit):
+        return ()
+    rules = _error_rules(system)
+    size = figures_in(system, unit)
+    proposals: dict[str, list[Any]] = {}
+    for rule in rules:
+        if rule.unit_problems(system, unit, size):
+            for key, values in rule.nearest(system, unit, size).items():
+                proposals.setdefault(key, [])
+                proposals[key] += [v for v in values if v not in proposals[key]]
+    for key, values in proposals.items():
+        fine = [v for v in values if _stat_ok(system, unit, key, v, rules)]
+        if not fine and isinstance(unit.stats.get(key), int):
+            fine = _search(system, unit, key, rules)
+        proposals[key] = fine
+    keys = list(proposals)
+    cost = unit_cost(system, unit)
+    found = []
+    for combo in itertools.product(*(proposals[k] for k in keys)):
+        stats = {**unit.stats, **dict(zip(keys, combo, strict=True))}
+        repaired = dataclasses.replace(unit, stats=stats)
+        if broken(system, repaired):
+            continue
+        changes = tuple(
+            StatChange(
+                stat=k,
+                label=system.definition.stats[k].label,
+                old=system.definition.stats[k].show(unit.stats.get(k)),
+                new=system.definition.stats[k].show(stats[k]),
+            )
+            for k in keys
+            if stats[k] != unit.stats.get(k)
+        )
+        new_cost = unit_cost(system, repaired)
+        distance = sum(_distance(unit.stats.get(k), stats[k]) for k in keys)
+        found.append((len(changes), distance, abs(new_cost - cost), new_cost - cost, repaired, changes, new_cost))
+    found.sort(key=lambda f: f[:4])
+    return tuple(
+        Option(unit=r, cost=c, size=figures_in(system, r), rank=i + 1, changes=ch, cost_change=c - cost)
+        for i, (*_, r, ch, c) in enumerate(found[:REPAIRS])
+    )
+
+
+def _stat_ok(system: System, unit: Unit, key: str, value: Any, rules: Sequence[UnitRule]) -> bool:
+    trial = dataclasses.replace(unit, stats={**unit.stats, key: value})
+    size = figures_in(system, trial)
+    return not any(r.unit_problems(system, trial, size) for r in rules if r.judges_stat(system.definition, key))
+
+
+def _search(system: System, unit: Unit, key: str, rules: Sequence[UnitRule]) -> list[Any]:
+    value = unit.stats[key]
+    out: list[Any] = []
+    for d in range(1, SEARCH + 1):
+        for v in (value - d, value + d):
+            if _stat_ok(system, unit, key, v, rules):
+                out.append(v)
+        if len(out) >= 2:
+            break
+    return out
+
+
+def _distance(old: Any, new: Any) -> int:
+    if isinstance(old, int) and isinstance(new, int):
+        return abs(new - old)
+    if isinstance(old, tuple | list) and isinstance(new, tuple | list):
+        return len(set(old) ^ set(new))
+    return 0 if old == new else 1
