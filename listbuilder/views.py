@@ -17,6 +17,7 @@ from listbuilder.army.report import Report
 
 if TYPE_CHECKING:
     from listbuilder.api import CatalogListing, CatalogUnit, Matchups, Pricing
+    from listbuilder.doctor import DoctorAnswer
     from listbuilder.odds.api import Outcome
     from listbuilder.share.diff import ListDiff
     from listbuilder.share.editing import EditResult
@@ -200,3 +201,20 @@ def matchups(m: Matchups) -> str:
     from listbuilder.odds.ask import matrix_text
 
     return matrix_text(m.grid, m.a, m.b, m.columns)
+
+
+def doctor(answer: DoctorAnswer) -> str:
+    """What ``fix`` and ``fill`` print: the list, then each suggestion, best first."""
+    report = answer.report
+    army = report.army
+    out = [f"{army.file or army.name}: {army.name} ({army.system}), {total_text(report)}"]
+    if answer.why:
+        out.append(f"  {answer.status}: {answer.why}")
+    elif answer.status in ("nothing to fix", "nothing to add"):
+        out.append(f"  {answer.status}")
+    out += [f"  {i}. {s.text()}" for i, s in enumerate(answer.suggestions, 1)]
+    if answer.statlines:
+        out.append("  nearest legal statlines:")
+        out += [f"    {f.text()}" for f in answer.statlines]
+    out += [f"  note: {note}" for note in answer.not_encoded]
+    return "\n".join(out)

@@ -11,6 +11,7 @@ the actions that need them, so ``listbuilder validate`` never pays for them.
 
 # Each module of this package is one group of actions; a new group is a new module, re-exported here.
 from listbuilder.api.catalogs import CatalogListing, CatalogUnit, catalog_units, get_system, open_catalogs, systems
+from listbuilder.api.doctor import apply_suggestion, apply_to_text, fill_list, fill_text, fix_list, fix_text
 from listbuilder.api.editing import (
     add_to_text,
     add_unit,
@@ -57,6 +58,8 @@ __all__ = [
     "Written",
     "add_to_text",
     "add_unit",
+    "apply_suggestion",
+    "apply_to_text",
     "catalog_units",
     "check_list",
     "check_text",
@@ -66,6 +69,10 @@ __all__ = [
     "document_format",
     "editor_schema",
     "export_list",
+    "fill_list",
+    "fill_text",
+    "fix_list",
+    "fix_text",
     "get_system",
     "git_diff",
     "import_file",

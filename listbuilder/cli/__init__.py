@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from listbuilder import __version__
-from listbuilder.cli import edits, lists, matchups, prints
+from listbuilder.cli import doctor, edits, lists, matchups, prints
 from listbuilder.cli.options import say
 from listbuilder.errors import EXIT_BAD_INPUT
 
@@ -84,6 +84,8 @@ _command(lists.catalog)
 _command(prints.render)
 _command(prints.card)
 _command(lists.diff)
+_command(doctor.fix)
+_command(doctor.fill)
 _command(edits.new)
 _command(edits.add)
 _command(edits.remove)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from listbuilder.army.present import total_text
 from listbuilder.army.report import Report
 from listbuilder.doctor.slots import StatChange
 from listbuilder.record import Record, record
+from listbuilder.views import total_text
 
 
 @record
@@ -77,6 +77,7 @@ class Suggestion(Record):
     report: Report  # the proposed list, costed and judged by the validator itself
     models_changed: int  # models added plus models removed (each model counts one)
     steps: tuple[Step, ...]
+    basis: str = ""  # a fingerprint of the list text it was made for: applying it elsewhere is refused
 
     @property
     def legal(self) -> bool:
@@ -138,24 +139,6 @@ class DoctorAnswer(Record):
     def ok(self) -> bool:
         """Whether the command succeeded: something to suggest, or nothing needed."""
         return self.status in ("fixed", "nothing to fix", "filled", "nothing to add")
-
-    def lines(self) -> list[str]:
-        """The answer as the terminal shows it."""
-        army = self.report.army
-        head = f"{army.file or army.name}: {army.name} ({army.system}), {total_text(self.report)}"
-        out = [head]
-        if self.why:
-            out.append(f"  {self.status}: {self.why}")
-        elif self.status in ("nothing to fix", "nothing to add"):
-            out.append(f"  {self.status}")
-        for i, s in enumerate(self.suggestions, 1):
-            out.append(f"  {i}. {s.text()}")
-        if self.statlines:
-            out.append("  nearest legal statlines:")
-            out += [f"    {f.text()}" for f in self.statlines]
-        for rule in self.not_encoded:
-            out.append(f"  note: {rule}")
-        return out
 
     def as_json(self) -> dict[str, Any]:
         return {

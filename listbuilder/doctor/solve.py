@@ -32,14 +32,14 @@ SUGGESTIONS = 3
 REACH = 30
 
 
-def fix(army: ArmyList, system: System) -> DoctorAnswer:
+def fix(army: ArmyList, system: System, basis: str = "") -> DoctorAnswer:
     """The smallest changes that make ``army`` legal (see the module's docstring)."""
     report = build_report(army, system)
     if report.legal():
         return DoctorAnswer(command="fix", status="nothing to fix", report=report)
     slots = list_slots(army, system)
     slots += catalog_slots(system, _faction_units(system, army, everything=False), slots)
-    question = _Question(army, system, report, slots, "fix", target=None)
+    question = _Question(army, system, report, slots, "fix", target=None, basis=basis)
     statlines = tuple(
         StatlineFix(
             entry=", ".join(f"units[{i}] {slot.name}" for i in slot.entries),
@@ -54,7 +54,9 @@ def fix(army: ArmyList, system: System) -> DoctorAnswer:
     return question.answer("fixed", found, statlines=statlines)
 
 
-def fill(army: ArmyList, system: System, to: int | None = None, faction: str | None = None) -> DoctorAnswer:
+def fill(
+    army: ArmyList, system: System, to: int | None = None, faction: str | None = None, basis: str = ""
+) -> DoctorAnswer:
     """The additions that bring a legal ``army`` closest to its limit or ``to``; ``faction`` is
     an exact faction name (the API checks it)."""
     report = build_report(army, system)
@@ -79,7 +81,7 @@ def fill(army: ArmyList, system: System, to: int | None = None, faction: str | N
     else:
         pool = _faction_units(system, army, everything=True)
     slots += catalog_slots(system, pool, slots)
-    question = _Question(army, system, report, slots, "fill", target=target)
+    question = _Question(army, system, report, slots, "fill", target=target, basis=basis)
     found = [s for s in question.best() if s.models_changed]
     if not found:
         left = target - report.total
@@ -105,8 +107,16 @@ class _Question:
     """One fix or fill question: its slots, its bounds, and the programs that answer it."""
 
     def __init__(
-        self, army: ArmyList, system: System, report: Report, slots: list[Slot], mode: str, target: int | None
+        self,
+        army: ArmyList,
+        system: System,
+        report: Report,
+        slots: list[Slot],
+        mode: str,
+        target: int | None,
+        basis: str = "",
     ) -> None:
+        self.basis = basis
         self.army, self.system, self.report, self.slots, self.mode = army, system, report, slots, mode
         self.rules: list[ForceRule] = [c for c in system.definition.constraints if c.severity == "error"]
         self.has_limit = army.limit is not None and any(isinstance(c, Limit) for c in self.rules)
@@ -310,7 +320,9 @@ class _Question:
         report = build_report(army, self.system)
         if not report.legal() and not self.not_encoded:
             raise RuntimeError(f"the list doctor proposed a list the validator rejects: {report.errors[0].message}")
-        return Suggestion(changes=tuple(changes), report=report, models_changed=moved, steps=tuple(steps))
+        return Suggestion(
+            changes=tuple(changes), report=report, models_changed=moved, steps=tuple(steps), basis=self.basis
+        )
 
     def answer(
         self, status: str, found: Sequence[Suggestion] = (), why: str = "", statlines: tuple[StatlineFix, ...] = ()

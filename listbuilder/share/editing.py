@@ -31,10 +31,10 @@ import os
 import re
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
@@ -44,6 +44,9 @@ from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
 from listbuilder.share.yamledit import YamlText, apply, is_printable_line, scalar
 from listbuilder.yamlfile import Document, atomic_write, load_yaml, parse_yaml
+
+if TYPE_CHECKING:
+    from listbuilder.doctor.answers import Step
 
 DEFAULT_SCHEMA_REF = "{id}.schema.json"  # '{id}' becomes the rule set id
 STALE_TEMP_SECONDS = 60  # a live write takes milliseconds; older temp files are leftovers of a crash
@@ -266,6 +269,31 @@ def _set(edit: _Edit, key: str, value: str | int) -> None:
         raise InputError(f"cannot set '{key}'", file=path, details=[ErrorDetail(message=message, hint=hint)])
 
 
+# --- a list doctor's suggestion ---------------------------------------------------------------
+
+
+def apply_steps(edit: _Edit, steps: Sequence[Step]) -> None:
+    """Carry out the steps of a ``fix`` or ``fill`` suggestion (``doctor.answers.Step``).
+
+    Statlines and counts go first, by the entry indices the suggestion was made for; then the
+    entries left with no copies are deleted, and new entries appended last, so no index moves
+    before it is used."""
+    for step in steps:
+        if step.kind == "stat":
+            edit.set_stat(step.index, step.key, step.value)
+    emptied = []
+    for step in steps:
+        if step.kind == "count":
+            if step.count:
+                edit.set_count(step.index, step.count)
+            else:
+                emptied.append(step.index)
+    edit.delete(emptied)
+    for step in steps:
+        if step.kind == "add":
+            edit.append(step.unit, step.count, step.leader)
+
+
 # --- the machinery ----------------------------------------------------------------------------
 
 
@@ -367,7 +395,39 @@ class _Edit:
         self.body = apply(self.body, splices)
         self.expected["units"][index]["count"] = count
 
-    def append(self, unit_name: str, count: int) -> None:
+    def set_stat(self, index: int, key: str, value: Any) -> None:
+        """Set a stat of custom entry ``index``; a list stat may only lose values (Attacker or Defender)."""
+        y = self._yaml()
+        item = self._units(y)[1].value[index]
+        found = y.pair(item, key)
+        data = self.expected["units"][index]
+        if isinstance(value, tuple | list):
+            old, new = list(data.get(key) or []), list(value)
+            if found is None or any(v not in old for v in new) or len(new) > len(old):
+                raise InputError(
+                    f"cannot write '{key}: {new}' into this list",
+                    file=self.path,
+                    details=[self.doc.detail(("units", index, key), "only values can be taken out here", "edit it")],
+                )
+            for i in reversed(range(len(old))):
+                if old[i] not in new or old[:i].count(old[i]) >= new.count(old[i]):
+                    y = self._yaml()
+                    found = y.pair(self._units(y)[1].value[index], key)
+                    assert found is not None
+                    self.body = apply(self.body, y.delete_item(found[1], i, found[0]))
+            data[key] = new
+            return
+        rendered = str(value) if isinstance(value, int) else scalar(str(value))
+        if found is not None:
+            splices = [y.replace_scalar(found[1], rendered)]
+        else:
+            name = y.pair(item, "name")
+            assert name is not None
+            splices = y.insert_pair_after(item, name[1], key, rendered)
+        self.body = apply(self.body, splices)
+        data[key] = value
+
+    def append(self, unit_name: str, count: int, leader: bool | None = None) -> None:
         y = self._yaml()
         key, seq = self._units(y)
         model = self._model_entry(y, seq)
@@ -379,9 +439,14 @@ class _Edit:
         pairs = [("unit", scalar(unit_name, style, flow))]
         if count > 1:
             pairs.append(("count", str(count)))
+        if leader is not None:  # taken as a leader, or not, against what the catalog says
+            pairs.append(("leader", "true" if leader else "false"))
         column = -1 if y.root.flow_style else key.start_mark.column
         self.body = apply(self.body, y.append_item(seq, pairs, model, column))
-        self.expected["units"].append({"unit": unit_name, **({"count": count} if count > 1 else {})})
+        added: dict[str, Any] = {"unit": unit_name, **({"count": count} if count > 1 else {})}
+        if leader is not None:
+            added["leader"] = leader
+        self.expected["units"].append(added)
 
     @staticmethod
     def _model_entry(y: YamlText, seq: Any) -> Any:

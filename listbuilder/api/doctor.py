@@ -1,0 +1,145 @@
+"""The list doctor: ``fix`` an illegal list, ``fill`` a legal one to its limit, and apply an answer.
+
+Both return a ``DoctorAnswer`` (up to three suggestions, best first, each costed and judged
+by the validator); nothing is written until ``apply_suggestion`` (or ``apply_to_text``)
+carries one out through the same edit path as ``add`` and ``remove``, keeping every other
+byte of the file. The solver (HiGHS) is imported only when a question is actually solved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from listbuilder.army.listfile import parse_list
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.formats import ArmyList
+from listbuilder.yamlfile import Document, load_yaml, parse_yaml
+
+if TYPE_CHECKING:
+    from listbuilder.doctor import DoctorAnswer, Suggestion
+    from listbuilder.share.editing import EditResult
+
+
+def _basis(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _read(path: Path | None, text: str | None, source: Path, catalogs: Catalogs) -> tuple[ArmyList, System, str]:
+    doc: Document = (
+        load_yaml(path, "list file") if path is not None else parse_yaml((text or "").removeprefix("\ufeff"), source)
+    )
+    army, system = parse_list(doc, catalogs)
+    return army, system, _basis(doc.text)
+
+
+def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
+    """Up to three smallest changes that make the list file at ``path`` legal.
+
+    Status 'nothing to fix' for a legal list; 'no legal list' (with ``why``) when no list of the
+    units within reach obeys the rules; else 'fixed' with the suggestions."""
+    from listbuilder.doctor import fix
+
+    army, system, basis = _read(path, None, path, catalogs)
+    return fix(army, system, basis)
+
+
+def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> DoctorAnswer:
+    """``fix_list`` of a list given as text; ``source`` names it in messages."""
+    from listbuilder.doctor import fix
+
+    army, system, basis = _read(None, text, source, catalogs)
+    return fix(army, system, basis)
+
+
+def fill_list(path: Path, catalogs: Catalogs, to: int | None = None, faction: str | None = None) -> DoctorAnswer:
+    """Up to three sets of additions that keep the list legal and bring it closest to its limit.
+
+    ``to`` aims at another total (at most the limit); ``faction`` takes additions from that
+    faction only (by name, any case). Status 'filled', 'nothing to add' or 'not legal'."""
+    army, system, basis = _read(path, None, path, catalogs)
+    return _fill(army, system, basis, to, faction, path)
+
+
+def fill_text(
+    text: str, catalogs: Catalogs, to: int | None = None, faction: str | None = None, source: Path = Path("<list>")
+) -> DoctorAnswer:
+    """``fill_list`` of a list given as text."""
+    army, system, basis = _read(None, text, source, catalogs)
+    return _fill(army, system, basis, to, faction, source)
+
+
+def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str | None, where: Path) -> DoctorAnswer:
+    from listbuilder.doctor import fill
+
+    unit = system.size_unit
+    if to is not None and (isinstance(to, bool) or not isinstance(to, int) or to < 1):
+        raise InputError(
+            f"--to must be a whole number of at least 1, found {to!r}",
+            details=[ErrorDetail(message=f"the total to fill to, in {unit}", hint="for example: --to 100")],
+        )
+    if to is None and army.limit is None:
+        raise InputError(
+            "this list has no limit to fill to",
+            file=where,
+            details=[ErrorDetail(message=f"give the total with --to, or set the list's '{unit}'")],
+        )
+    if to is not None and army.limit is not None and to > army.limit:
+        raise InputError(
+            f"--to {to:,} is above the list's limit of {army.limit:,} {unit}",
+            file=where,
+            details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
+        )
+    chosen = None
+    if faction is not None:
+        names = {f.lower(): f for f in system.factions}
+        chosen = names.get(faction.strip().lower())
+        if chosen is None:
+            hint = did_you_mean(faction, system.factions) or f"the factions: {', '.join(system.factions) or 'none'}"
+            raise InputError(f"no faction '{faction}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
+    return fill(army, system, to, chosen, basis)
+
+
+def _carry_out(suggestion: Suggestion) -> Callable[[Any], None]:
+    """The edit that carries out ``suggestion``, refused on any other text than its own."""
+    from listbuilder.share.editing import ConflictError, apply_steps
+
+    def change(edit: Any) -> None:
+        if suggestion.basis and _basis(edit.doc.text) != suggestion.basis:
+            raise ConflictError(
+                "the list changed since this suggestion was made, so it was not applied",
+                file=edit.path,
+                details=[ErrorDetail(message="ask for a fix or fill again")],
+            )
+        apply_steps(edit, suggestion.steps)
+
+    return change
+
+
+def _checked(result: EditResult, suggestion: Suggestion) -> EditResult:
+    """The edited list must be the one suggested: the same total and verdict."""
+    if result.report.total != suggestion.report.total or result.report.legal() != suggestion.legal:
+        raise RuntimeError("applying a suggestion gave another list than the one suggested")
+    return result
+
+
+def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, output: Path | None = None) -> EditResult:
+    """Carry out ``suggestion`` on the list file at ``path``, in place, keeping every other byte;
+    or, with ``output``, write the edited list there and leave ``path`` as it is."""
+    from listbuilder.api.printing import write_file
+    from listbuilder.share.editing import edit_file
+
+    result = _checked(edit_file(path, catalogs, _carry_out(suggestion), write=output is None), suggestion)
+    if output is not None:
+        write_file(output, result.text.encode("utf-8"), inputs=[path])
+    return result
+
+
+def apply_to_text(text: str, catalogs: Catalogs, suggestion: Suggestion, source: Path = Path("<list>")) -> EditResult:
+    """``apply_suggestion`` on a list's text; nothing is written."""
+    from listbuilder.share.editing import edit_text
+
+    return _checked(edit_text(text, source, catalogs, _carry_out(suggestion)), suggestion)

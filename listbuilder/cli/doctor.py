@@ -1,0 +1,97 @@
+"""The list doctor's commands: fix (the smallest change to a legal list) and fill (what to add)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from listbuilder.cli.options import CatalogsOption, JsonOption, fail, to_json
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
+
+ApplyOption = Annotated[
+    bool, typer.Option("--apply", help="Carry out the first suggestion in the list file, keeping its comments.")
+]
+WriteOption = Annotated[
+    Path | None,
+    typer.Option(
+        "-o", "--output", help="Write the list with the first suggestion carried out to this file.", show_default=False
+    ),
+]
+
+
+def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path | None, books: object) -> None:
+    from listbuilder import api, views
+
+    typer.echo(to_json(answer.as_json()) if as_json else views.doctor(answer))  # type: ignore[attr-defined]
+    suggestions = answer.suggestions  # type: ignore[attr-defined]
+    if (apply or output is not None) and suggestions:
+        result = api.apply_suggestion(file, books, suggestions[0], output)  # type: ignore[arg-type]
+        if output is not None:
+            if not as_json:
+                typer.echo(f"wrote {output}: suggestion 1 carried out")
+        elif not as_json:
+            typer.echo(views.edited(result, "suggestion 1 carried out"))
+    raise typer.Exit(EXIT_OK if answer.ok else EXIT_RULES_BROKEN)  # type: ignore[attr-defined]
+
+
+def _one_target(apply: bool, output: Path | None) -> None:
+    if apply and output is not None:
+        raise InputError(
+            "--apply and -o cannot be used together",
+            details=[ErrorDetail(message="--apply edits the list in place; -o writes the result elsewhere")],
+        )
+
+
+def fix(
+    file: Annotated[Path, typer.Argument(help="The list file to fix.", show_default=False)],
+    as_json: JsonOption = False,
+    apply: ApplyOption = False,
+    output: WriteOption = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Suggest the smallest changes that make a list legal: up to three, best first.
+
+    Each suggestion adds or removes the fewest models (ties: the total closest to the limit);
+    a custom statline that breaks its own rules gets its nearest legal statlines. Exit 0 when
+    there is a suggestion or nothing to fix, 1 when no legal list is within reach.
+
+    Example: listbuilder fix examples/might-skirmish-monster-mash.illegal.yaml --apply
+    """
+    from listbuilder import api
+
+    try:
+        _one_target(apply, output)
+        books = api.open_catalogs(catalogs)
+        _finish(file, api.fix_list(file, books), as_json, apply, output, books)
+    except ListbuilderError as exc:
+        fail(exc)
+
+
+def fill(
+    file: Annotated[Path, typer.Argument(help="The legal list file to fill.", show_default=False)],
+    to: Annotated[
+        int | None, typer.Option("--to", help="Fill to this total instead of the limit.", show_default=False)
+    ] = None,
+    faction: Annotated[
+        str | None, typer.Option("--faction", help="Add units of this faction only.", show_default=False)
+    ] = None,
+    as_json: JsonOption = False,
+    apply: ApplyOption = False,
+    output: WriteOption = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Suggest what to add to a legal list to bring it closest to its limit: up to three, best first.
+
+    Additions come from the list's factions (or --faction) and keep it legal; fewest models
+    first on ties. Exit 0 when there is a suggestion or nothing fits, 1 when the list is not legal.
+
+    Example: listbuilder fill examples/speed-range-power-camel-corps.legal.yaml --to 450
+    """
+    from listbuilder import api
+
+    try:
+        _one_target(apply, output)
+        books = api.open_catalogs(catalogs)
+        _finish(file, api.fill_list(file, books, to, faction), as_json, apply, output, books)
+    except ListbuilderError as exc:
+        fail(exc)
