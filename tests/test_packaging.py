@@ -18,6 +18,7 @@ NOT_FOR_VALIDATE = {
     "listbuilder.printing", "listbuilder.odds.api", "listbuilder.odds.dice",
     "listbuilder.share.editing", "listbuilder.share.yamledit", "listbuilder.share.editorschema",
     "listbuilder.share.exchange", "listbuilder.share.textformat",
+    "highspy", "numpy", "listbuilder.doctor",
 }  # fmt: skip
 
 

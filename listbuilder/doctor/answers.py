@@ -78,6 +78,7 @@ class Suggestion(Record):
     models_changed: int  # models added plus models removed (each model counts one)
     steps: tuple[Step, ...]
     basis: str = ""  # a fingerprint of the list text it was made for: applying it elsewhere is refused
+    nearness: int = 0  # the last tie-break: the ranks of the repaired statlines it uses (1 = nearest)
 
     @property
     def legal(self) -> bool:

@@ -37,8 +37,7 @@ def fix(army: ArmyList, system: System, basis: str = "") -> DoctorAnswer:
     report = build_report(army, system)
     if report.legal():
         return DoctorAnswer(command="fix", status="nothing to fix", report=report)
-    slots = list_slots(army, system)
-    slots += catalog_slots(system, _faction_units(system, army, everything=False), slots)
+    slots = fix_slots(army, system)
     question = _Question(army, system, report, slots, "fix", target=None, basis=basis)
     statlines = tuple(
         StatlineFix(
@@ -74,13 +73,7 @@ def fill(
     if report.total >= target:
         why = f"the list is at {report.total:,} of the {target:,} {unit} aimed at"
         return DoctorAnswer(command="fill", status="nothing to add", report=report, target=target, why=why)
-    slots = list_slots(army, system)
-    if faction is not None:
-        pool = system.factions.get(faction, [])
-        slots = [s if not s.custom and s.faction == faction else _frozen(s) for s in slots]
-    else:
-        pool = _faction_units(system, army, everything=True)
-    slots += catalog_slots(system, pool, slots)
+    slots = fill_slots(army, system, faction)
     question = _Question(army, system, report, slots, "fill", target=target, basis=basis)
     found = [s for s in question.best() if s.models_changed]
     if not found:
@@ -89,6 +82,24 @@ def fill(
         why = f"nothing that can be added fits in the {left:,} {word} left and keeps the list legal"
         return question.answer("nothing to add", why=why)
     return question.answer("filled", found)
+
+
+def fix_slots(army: ArmyList, system: System) -> list[Slot]:
+    """What fix may field: the list's own profiles, and its factions' catalog units."""
+    slots = list_slots(army, system)
+    return slots + catalog_slots(system, _faction_units(system, army, everything=False), slots)
+
+
+def fill_slots(army: ArmyList, system: System, faction: str | None = None) -> list[Slot]:
+    """What fill may add: more of the list's own profiles and its factions' units (every
+    faction's for a list with none); with ``faction``, that faction's units only."""
+    slots = list_slots(army, system)
+    if faction is not None:
+        pool = system.factions.get(faction, [])
+        slots = [s if not s.custom and s.faction == faction else _frozen(s) for s in slots]
+    else:
+        pool = _faction_units(system, army, everything=True)
+    return slots + catalog_slots(system, pool, slots)
 
 
 def _faction_units(system: System, army: ArmyList, everything: bool) -> list[Unit]:
@@ -264,11 +275,12 @@ class _Question:
         steps: list[Step] = []
         added: list[Entry] = []
         changes: list[Change] = []
-        moved = 0
+        moved = nearness = 0
         for slot, counts in zip(self.slots, copies, strict=True):
             total = sum(counts)
             k = next((i for i, c in enumerate(counts) if c), 0)
             option = slot.options[k]
+            nearness += option.rank if total else 0
             models = total * option.size - slot.current * slot.options[0].size
             moved += abs(models)
             if total != slot.current or (k and total):
@@ -321,7 +333,12 @@ class _Question:
         if not report.legal() and not self.not_encoded:
             raise RuntimeError(f"the list doctor proposed a list the validator rejects: {report.errors[0].message}")
         return Suggestion(
-            changes=tuple(changes), report=report, models_changed=moved, steps=tuple(steps), basis=self.basis
+            changes=tuple(changes),
+            report=report,
+            models_changed=moved,
+            steps=tuple(steps),
+            basis=self.basis,
+            nearness=nearness,
         )
 
     def answer(
