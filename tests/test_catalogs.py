@@ -7,7 +7,7 @@ import typing
 from pathlib import Path
 
 import pytest
-from conftest import CATALOGS, EXAMPLES
+from conftest import CATALOGS, EXAMPLES, ROOT
 
 from listbuilder.api import check_list
 from listbuilder.rules.catalog import Catalogs
@@ -232,3 +232,24 @@ def test_a_user_cannot_silently_redefine_a_shipped_rule_set(tmp_path, cli):
 def test_missing_catalog_folder(cli, tmp_path):
     result = cli("systems", "--catalogs", tmp_path / "missing")
     assert result.exit_code == 2 and "no such catalog folder" in result.stderr
+
+
+def _kind(cls: type) -> str:
+    return typing.get_args(typing.get_type_hints(cls)["kind"])[0]
+
+
+def test_every_constraint_kind_is_in_the_readme_table():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("| constraint `kind` |", 1)[1].split("\n\n", 1)[0]
+    rows = [line.split("|")[1] for line in table.splitlines()[2:] if line.startswith("|")]
+    documented = {name.strip(" `") for row in rows for name in row.split("/")}
+    assert documented == {_kind(k) for k in CONSTRAINT_KINDS}
+
+
+def test_every_constraint_kind_carries_its_check_and_linear_form():
+    from listbuilder.rules.forcerules import ForceRule, UnitRule
+
+    for kind in CONSTRAINT_KINDS:
+        checks = kind.unit_problems if issubclass(kind, UnitRule) else kind.check
+        assert checks is not ForceRule.check and checks is not UnitRule.unit_problems, kind
+        assert kind.encode is not ForceRule.encode, f"{_kind(kind)} has no linear form for the list doctor"

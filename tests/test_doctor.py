@@ -1,0 +1,221 @@
+"""fix and fill as a player meets them: the commands, the API's option checks, --apply and -o."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from typing import Literal
+
+import pytest
+from conftest import EXAMPLES
+from test_catalogs import write_sixth
+
+from listbuilder import api
+from listbuilder.army.constraints import Force
+from listbuilder.army.listfile import read_list
+from listbuilder.doctor import fix
+from listbuilder.doctor.slots import repairs
+from listbuilder.errors import InputError
+from listbuilder.record import record
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.forcerules import ForceRule, Problem
+
+SHIPPED = Catalogs()
+
+
+def test_fix_of_the_monster_mash(cli):
+    # examples/might-skirmish-monster-mash: 114 of 100 points, 3 rare (line 48: at most 2), 3 of
+    # 9 basic (at least half). Dropping Old Mother (Might 20) and adding two Crow Swarms (basic,
+    # Might 3) is 3 models changed and lands on 100 exactly; no 1- or 2-model change is legal.
+    result = cli("fix", EXAMPLES / "might-skirmish-monster-mash.illegal.yaml")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1] == "  1. -1 Old Mother, +2 Crow Swarm: 100 of 100 points, 10 fighters, legal"
+    assert len([line for line in lines if line.startswith("  ") and line[2].isdigit()]) == 3
+
+
+def test_fix_json_and_statlines(cli):
+    # Speed 7 is not a multiple of 3 (line 43): 6" costs 1 point less, 9" 2 points more.
+    result = cli("fix", "--json", EXAMPLES / "speed-range-power-home-brew.illegal.yaml")
+    (data,) = result.json_lines()
+    assert data["status"] == "fixed" and len(data["suggestions"]) == 3
+    scout = data["statlines"][0]
+    assert scout["entry"] == "units[0] Scout"
+    assert [(o["stats"][0]["to"], o["cost_change_each"]) for o in scout["options"]] == [('6"', -1), ('9"', 2)]
+    bruiser = data["statlines"][1]["options"]
+    assert {tuple(s["to"] for s in o["stats"]) for o in bruiser} == {("1", "attacker"), ("1", "defender")}
+    assert all(o["cost_change_each"] == 4 for o in bruiser)  # Power 0 -> 1 is 4 points (line 45)
+
+
+def test_nearest_statlines_are_nearest_by_enumeration():
+    army, system = read_list(EXAMPLES / "speed-range-power-home-brew.illegal.yaml", SHIPPED)
+    scout = army.entries[0].unit
+    options = repairs(system, scout)
+    legal = [
+        v
+        for v in range(-30, 31)
+        if not api.price(system, {**dict(scout.stats), "speed": v, "traits": list(scout.stats["traits"])}).problems
+    ]
+    nearest = sorted(legal, key=lambda v: (abs(v - 7), v))[:2]
+    assert [o.unit.stats["speed"] for o in options] == nearest == [6, 9]
+
+
+def test_a_legal_list_has_nothing_to_fix(cli):
+    result = cli("fix", EXAMPLES / "might-skirmish-zombie-family.legal.yaml")
+    assert result.exit_code == 0 and result.stdout.splitlines()[1] == "  nothing to fix"
+
+
+def test_apply_writes_the_first_suggestion_keeping_comments(cli, tmp_path):
+    path = tmp_path / "mash.yaml"
+    shutil.copy(EXAMPLES / "might-skirmish-monster-mash.illegal.yaml", path)
+    before = path.read_text()
+    result = cli("fix", path, "--apply")
+    assert result.exit_code == 0, result.stderr
+    after = path.read_text()
+    assert after.splitlines()[:5] == before.splitlines()[:5]  # the comments and header lines
+    assert "Old Mother" not in after and "  - unit: Crow Swarm\n    count: 2\n" in after
+    check = cli("validate", path)
+    assert check.exit_code == 0 and "100 of 100 points, 10 fighters" in check.stdout
+
+
+def test_apply_writes_a_repaired_statline_and_a_leader(cli, tmp_path, write_list):
+    path = write_list(
+        """\
+        # my scouts
+        system: speed-range-power
+        name: Scouts
+        points: 100
+        units:
+          - name: Runner   # fast
+            speed: 7
+            range: 12
+            power: 1
+            traits: [attacker, defender]
+          - unit: WW2 Soldier
+        """
+    )
+    result = cli("fix", path, "--apply")
+    assert result.exit_code == 0, result.stderr
+    text = path.read_text()
+    assert "  - name: Runner   # fast\n    speed: 9\n" in text and "traits: [attacker]" in text
+    assert cli("validate", path).exit_code == 0
+    leaderless = write_list("system: deathmelt\nname: L\nfigures: 10\nunits:\n  - unit: Colony Militia\n    count: 6\n")
+    assert cli("fix", leaderless, "--apply").exit_code == 0
+    assert "leader: true" in leaderless.read_text() and cli("validate", leaderless).exit_code == 0
+
+
+def test_output_leaves_the_input_alone(cli, tmp_path):
+    path = tmp_path / "brew.yaml"
+    shutil.copy(EXAMPLES / "speed-range-power-home-brew.illegal.yaml", path)
+    before = path.read_bytes()
+    out = tmp_path / "fixed.yaml"
+    result = cli("fix", path, "-o", out)
+    assert result.exit_code == 0 and path.read_bytes() == before
+    assert cli("validate", out).exit_code == 0
+    both = cli("fix", path, "--apply", "-o", out)
+    assert both.exit_code == 2 and "--apply and -o cannot be used together" in both.stderr
+
+
+def test_a_suggestion_for_another_text_is_refused(tmp_path, catalogs):
+    path = tmp_path / "mash.yaml"
+    shutil.copy(EXAMPLES / "might-skirmish-monster-mash.illegal.yaml", path)
+    answer = api.fix_list(path, catalogs)
+    path.write_text(path.read_text().replace("count: 3\n", "count: 2\n", 1))
+    with pytest.raises(InputError, match="changed since this suggestion"):
+        api.apply_suggestion(path, catalogs, answer.suggestions[0])
+    text = path.read_text()
+    applied = api.apply_to_text(text, catalogs, api.fix_text(text, catalogs).suggestions[0])
+    assert applied.report.legal()
+
+
+def test_fill_of_a_list_with_points_left(cli):
+    # Camel Corps patrol: 408 of 500. Two Lewis Gunners and an officer make exactly 500.
+    result = cli("fill", EXAMPLES / "speed-range-power-camel-corps.legal.yaml")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1].endswith(": 500 of 500 points, 15 models, legal")
+    to = cli("fill", "--json", "--to", "450", EXAMPLES / "speed-range-power-camel-corps.legal.yaml")
+    (data,) = to.json_lines()
+    assert data["target"] == 450 and all(s["total"] <= 450 for s in data["suggestions"])
+
+
+def test_fill_refuses_bad_options(cli, catalogs):
+    legal = EXAMPLES / "speed-range-power-camel-corps.legal.yaml"
+    for args, message in [
+        (("--to", "0"), "--to must be a whole number of at least 1"),
+        (("--to", "501"), "--to 501 is above the list's limit of 500 points"),
+        (("--faction", "camel corp"), "did you mean 'WW1 British Camel Corps'?"),
+    ]:
+        result = cli("fill", legal, *args)
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+    with pytest.raises(InputError, match="no limit to fill to"):
+        api.fill_text("system: deathmelt\nname: x\nunits:\n  - unit: Marine Lieutenant\n", catalogs)
+    illegal = cli("fill", EXAMPLES / "might-skirmish-monster-mash.illegal.yaml")
+    assert illegal.exit_code == 1 and "not legal: fill starts from a legal list" in illegal.stdout
+
+
+def test_fill_is_nothing_to_add_when_nothing_fits(cli):
+    result = cli("fill", EXAMPLES / "might-skirmish-windblade-elves.legal.yaml")
+    # 99 of 100 points and 16 fighters, the most allowed (line 48): nothing more fits.
+    assert result.exit_code == 0 and "nothing to add" in result.stdout
+
+
+def test_fix_and_fill_on_the_sixth_rule_set(tmp_path, cli, write_list):
+    root = write_sixth(tmp_path / "house")
+    broken = write_list(
+        "system: pocket-legions\nname: Blues\nfigures: 12\nunits:\n  - unit: Riders\n    count: 3\n"
+        "  - unit: Ballista\n    count: 2\n  - unit: Spearmen\n"
+    )
+    fixed = cli("fix", "--json", "--catalogs", root, broken)
+    (data,) = fixed.json_lines()
+    assert fixed.exit_code == 0 and data["status"] == "fixed"
+    assert all(s["legal"] and s["total"] <= 12 for s in data["suggestions"])
+    # Riders x3 (6 troopers), Ballista x2 (weight 5 each), Spearmen (4): 20 of 12. One Ballista
+    # must go (exactly one engine), and then 15 is still 3 over: two Riders (4 troopers) go too.
+    assert (
+        data["suggestions"][0]["text"]
+        == "-2 Riders (4 troopers), -1 Ballista: 11 of 12 figures (7 troopers on the table), legal"
+    )
+    assert data["suggestions"][0]["models_changed"] == 5
+    legal = write_list(
+        "system: pocket-legions\nname: Reds\nunits:\n  - unit: Spearmen\n    count: 2\n  - unit: Ballista\n"
+    )
+    filled = cli("fill", "--catalogs", root, legal)
+    # 13 of 30: 17 left, but every addable unit weighs an even number (the one engine is taken).
+    assert filled.exit_code == 0 and ": 29 of 30 figures" in filled.stdout.splitlines()[1]
+
+
+def test_no_legal_list_within_reach_says_why(tmp_path, cli, write_list):
+    # The sixth rule set needs 4 foot troopers and exactly one engine (weight 5): 9 figures at
+    # least, so a limit of 8 cannot be met by any list.
+    root = write_sixth(tmp_path / "house")
+    path = write_list("system: pocket-legions\nname: Tiny\nfigures: 8\nunits:\n  - unit: Riders\n")
+    result = cli("fix", "--catalogs", root, path)
+    assert result.exit_code == 1
+    assert "no legal list: no list of the units of the list and of its factions meets" in result.stdout
+    assert "'size-limit'" in result.stdout and "'one-engine'" in result.stdout and "'some-foot'" in result.stdout
+
+
+@record
+class EvenModels(ForceRule):
+    """A made-up kind with no linear form: an even number of models."""
+
+    kind: Literal["even"] = "even"
+
+    def check(self, force: Force) -> list[Problem]:
+        return [] if force.all_models() % 2 == 0 else [self.problem("an odd number of models")]
+
+
+def test_a_kind_with_no_linear_form_is_named_not_ignored():
+    army, system = read_list(EXAMPLES / "might-skirmish-monster-mash.illegal.yaml", SHIPPED)
+    odd = EvenModels(id="even", rule="An even number of fighters.", title="an even number of fighters")
+    system = dataclasses.replace(
+        system, definition=dataclasses.replace(system.definition, constraints=(*system.definition.constraints, odd))
+    )
+    answer = fix(army, system)
+    assert answer.not_encoded == (
+        "the rule 'an even number of fighters' was not taken into account (the doctor has no linear form for 'even')",
+    )
+    assert json.loads(json.dumps(answer.as_json()))["not_encoded"] == list(answer.not_encoded)
+    for s in answer.suggestions:  # each is still judged by the validator, the odd rule included
+        assert s.legal == (s.report.models % 2 == 0)
