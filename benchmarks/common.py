@@ -44,15 +44,17 @@ def time_once(cmd: Sequence[str], ok_codes: Sequence[int] = (0,)) -> float:
     return elapsed
 
 
-def interleaved(commands: dict[str, Sequence[str]], runs: int, warmup: int = 2) -> dict[str, list[float]]:
+def interleaved(
+    commands: dict[str, Sequence[str]], runs: int, warmup: int = 2, ok_codes: Sequence[int] = (0,)
+) -> dict[str, list[float]]:
     """Time each command ``runs`` times, taking turns, after ``warmup`` untimed rounds."""
     for _ in range(warmup):
         for cmd in commands.values():
-            time_once(cmd)
+            time_once(cmd, ok_codes)
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, cmd in commands.items():
-            times[name].append(time_once(cmd))
+            times[name].append(time_once(cmd, ok_codes))
     return times
 
 
