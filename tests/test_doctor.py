@@ -192,7 +192,10 @@ def test_no_legal_list_within_reach_says_why(tmp_path, cli, write_list):
     path = write_list("system: pocket-legions\nname: Tiny\nfigures: 8\nunits:\n  - unit: Riders\n")
     result = cli("fix", "--catalogs", root, path)
     assert result.exit_code == 1
-    assert "no legal list: no list of the units of the list and of its factions meets" in result.stdout
+    assert (
+        "no legal list: no list of the units of the list and of its factions, with at least one entry, meets"
+        in result.stdout
+    )
     assert "'size-limit'" in result.stdout and "'one-engine'" in result.stdout and "'some-foot'" in result.stdout
 
 

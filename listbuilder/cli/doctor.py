@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.cli.options import CatalogsOption, JsonOption, fail, to_json
+from listbuilder.cli.options import CatalogsOption, JsonOption, fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 ApplyOption = Annotated[
@@ -22,15 +22,15 @@ WriteOption = Annotated[
 def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path | None, books: object) -> None:
     from listbuilder import api, views
 
-    typer.echo(to_json(answer.as_json()) if as_json else views.doctor(answer))  # type: ignore[attr-defined]
+    say(to_json(answer.as_json()) if as_json else views.doctor(answer))  # type: ignore[attr-defined]
     suggestions = answer.suggestions  # type: ignore[attr-defined]
     if (apply or output is not None) and suggestions:
         result = api.apply_suggestion(file, books, suggestions[0], output)  # type: ignore[arg-type]
         if output is not None:
             if not as_json:
-                typer.echo(f"wrote {output}: suggestion 1 carried out")
+                say(f"wrote {output}: suggestion 1 carried out")
         elif not as_json:
-            typer.echo(views.edited(result, "suggestion 1 carried out"))
+            say(views.edited(result, "suggestion 1 carried out"))
     raise typer.Exit(EXIT_OK if answer.ok else EXIT_RULES_BROKEN)  # type: ignore[attr-defined]
 
 

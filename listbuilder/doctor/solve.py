@@ -186,6 +186,8 @@ class _Question:
                 note = f"the rule '{rule.title or rule.id}' was not taken into account ({exc.why})"
                 if note not in self.not_encoded:
                     self.not_encoded.append(note)
+        # A list with no entry is no force (army/advice.py says so as an error): one entry at least.
+        prog.require(Linear({v: 1 for variables in prog.copies for v in variables}), low=1)
         changed = Linear()
         for i, slot in enumerate(self.slots):
             models = Linear({var: o.size for var, o in zip(prog.copies[i], slot.options, strict=True)})
@@ -363,7 +365,7 @@ class _Question:
             if self._solve(trial, []) is None:
                 needed = trial
         names = " and ".join(f"'{r.title or r.id}'" for r in needed) or "the rules"
-        where = "the units of the list and of its factions"
+        where = "the units of the list and of its factions, with at least one entry,"
         _, _, reached = self._bounds()
         limit = f" within {self.extra} more copies of each" if reached else ""
         if len(needed) == 1:
