@@ -222,3 +222,21 @@ def test_a_kind_with_no_linear_form_is_named_not_ignored():
     assert json.loads(json.dumps(answer.as_json()))["not_encoded"] == list(answer.not_encoded)
     for s in answer.suggestions:  # each is still judged by the validator, the odd rule included
         assert s.legal == (s.report.models % 2 == 0)
+
+
+def test_fill_starts_an_empty_list(cli, tmp_path):
+    path = tmp_path / "z.yaml"
+    assert cli("new", "might-skirmish", "--name", "Zombies", "-o", path).exit_code == 0
+    result = cli("fill", path, "--faction", "zombie family", "--apply")
+    assert result.exit_code == 0, result.stderr
+    assert "1. " in result.stdout and ": 100 of 100 points" in result.stdout.splitlines()[1]
+    assert cli("validate", path).exit_code == 0
+
+
+def test_apply_takes_a_value_out_of_a_block_list(cli, write_list):
+    path = write_list(
+        "system: speed-range-power\nname: F\npoints: 60\nunits:\n  - name: Other\n    speed: 6\n    range: 6\n"
+        "    power: 1\n    traits:\n      - attacker\n      - defender\n"
+    )
+    assert cli("fix", path, "--apply").exit_code == 0
+    assert path.read_text().endswith("    traits:\n      - attacker\n")

@@ -29,6 +29,7 @@ from listbuilder.rules.forcerules import ForceRule, Limit, Linear, NotEncodable
 from listbuilder.rules.formats import ArmyList, Entry, Unit
 
 SUGGESTIONS = 3
+EMPTY_ID = "no-models"  # army/advice.py: a list with no entry is not a force yet
 REACH = 30
 
 
@@ -61,7 +62,7 @@ def fill(
     report = build_report(army, system)
     target = to if to is not None else army.limit
     assert target is not None, "the API asks for --to when a list has no limit"
-    if not report.legal():
+    if any(p.rule_id != EMPTY_ID for p in report.errors):  # an empty list is filled from nothing
         return DoctorAnswer(
             command="fill",
             status="not legal",
