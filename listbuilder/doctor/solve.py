@@ -335,6 +335,8 @@ class _Question:
         report = build_report(army, self.system)
         if not report.legal() and not self.not_encoded:
             raise RuntimeError(f"the list doctor proposed a list the validator rejects: {report.errors[0].message}")
+        # statlines first, then what goes, then what comes, each in the list's order
+        changes.sort(key=lambda c: 0 if c.delta == 0 else (1 if c.delta < 0 else 2))
         return Suggestion(
             changes=tuple(changes),
             report=report,
