@@ -502,8 +502,8 @@ def test_a_file_removed_during_the_edit_is_not_recreated(write_bytes, catalogs, 
     path = write_bytes(as_bytes(HAND))
     real_parse = editing.parse_yaml
 
-    def remover(text, where):
-        path.unlink()
+    def remover(text, where):  # runs after the read (twice: the edit, then its check), before the write
+        path.unlink(missing_ok=True)
         return real_parse(text, where)
 
     monkeypatch.setattr(editing, "parse_yaml", remover)
@@ -572,13 +572,16 @@ def test_a_process_killed_mid_write_leaves_the_list_intact(tmp_path, catalogs):
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     assert path.read_bytes() == as_bytes(HAND)
-    leftovers = [p for p in folder.iterdir() if p != path]
+    # The killed edit held the lock: its lock file stays (the kernel released the lock itself).
+    assert (folder / ".list.yaml.lock").is_file()
+    leftovers = [p for p in folder.iterdir() if p not in (path, folder / ".list.yaml.lock")]
     assert len(leftovers) == 1 and leftovers[0].name.startswith(".list.yaml.") and leftovers[0].suffix == ".tmp"
     assert 0 < leftovers[0].stat().st_size < len(as_bytes(HAND))
 
     # A young temp file may belong to a write in progress: it is kept. An old one is cleaned up.
     assert add_unit(path, catalogs, "Cameleer").removed_temp_files == ()
     assert leftovers[0].exists()
+    assert not (folder / ".list.yaml.lock").exists()  # the next edit took the lock over and removed it
     old = time.time() - 2 * editing.STALE_TEMP_SECONDS
     os.utime(leftovers[0], (old, old))
     result = add_unit(path, catalogs, "Cameleer")

@@ -13,8 +13,10 @@ Every edit is careful with the user's file:
 - the new text goes to a temporary file beside the list (``.NAME.XXXXXXXX.tmp``) that is renamed
   over it (``yamlfile.atomic_write``), so a crash leaves the old file or the new one, never half
   of one, and the file keeps its permissions; a symbolic link is followed, not replaced;
-- just before writing, the file is read again: if anyone else changed it since it was read, the
-  edit is refused with a ``ConflictError`` instead of overwriting their change;
+- the read, the check and the write happen under the list's edit lock (``locking``), so edits
+  from other processes or threads wait their turn and none is lost; just before writing, the
+  file is read again: if a program that takes no lock (an editor) changed it since it was read,
+  the edit is refused with a ``ConflictError`` instead of overwriting their change;
 - nothing is written when the text does not change.
 
 A process killed in the middle of writing can leave its ``.NAME.XXXXXXXX.tmp`` file behind (no
@@ -38,22 +40,20 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
-from listbuilder.errors import ErrorDetail, InputError, OutputError, did_you_mean
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
+from listbuilder.share.locking import ConflictError as ConflictError  # raised by the edits here
+from listbuilder.share.locking import locked_edit
 from listbuilder.share.yamledit import YamlText, apply, is_printable_line, scalar
-from listbuilder.yamlfile import Document, atomic_write, load_yaml, parse_yaml
+from listbuilder.yamlfile import Document, parse_yaml
 
 if TYPE_CHECKING:
     from listbuilder.doctor.answers import Step
 
 DEFAULT_SCHEMA_REF = "{id}.schema.json"  # '{id}' becomes the rule set id
 STALE_TEMP_SECONDS = 60  # a live write takes milliseconds; older temp files are leftovers of a crash
-
-
-class ConflictError(InputError):
-    """The list file changed on disk while it was being edited; nothing was written (exit code 2)."""
 
 
 @record
@@ -308,43 +308,22 @@ def edit_text(text: str, source: Path, catalogs: Catalogs, change: Callable[[_Ed
 def edit_file(path: Path, catalogs: Catalogs, change: Callable[[_Edit], None], *, write: bool = True) -> EditResult:
     """Apply ``change`` to the list file at ``path`` and write the result, if it changed.
 
-    The file loads through the same checks as ``validate``; just before the write it is read
-    again, and if anyone changed it meanwhile the edit is refused (``ConflictError``)."""
-    doc = load_yaml(path, "list file")  # the same errors as 'validate'
-    target = Path(os.path.realpath(path))  # edit through a symbolic link, not over it
-    try:
-        raw = target.read_bytes()
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        raise _conflict(path) from None
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    if text[len(bom) :] != doc.text:
-        raise _conflict(path)
-    edit = _Edit(doc, catalogs, bom)
-    change(edit)
-    result = edit.finish()
-    if result.changed and write:
-        _replace(path, target, raw, result.text.encode("utf-8"))
-        result = dataclasses.replace(result, removed_temp_files=remove_stale_temp_files(target))
+    The file loads through the same checks as ``validate``. The read, the edit and the write run
+    under the list's edit lock (``locking.locked_edit``), so concurrent edits from processes or
+    threads each land in turn; a writer that takes no lock and changes the file meanwhile gets
+    the edit refused (``ConflictError``)."""
+    results: list[EditResult] = []
+
+    def on_text(text: str) -> str:
+        results.append(edit_text(text, path, catalogs, change))
+        return results[-1].text
+
+    done = locked_edit(path, on_text, write=write)
+    result = dataclasses.replace(results[-1], text=done.data.decode("utf-8"))
+    if done.written:
+        removed = remove_stale_temp_files(Path(os.path.realpath(path)))
+        result = dataclasses.replace(result, removed_temp_files=removed)
     return result
-
-
-def _replace(path: Path, target: Path, was: bytes, data: bytes) -> None:
-    """Write ``data`` over ``target`` if it still holds ``was``; else refuse, writing nothing."""
-    try:
-        now = target.read_bytes()
-    except OSError:
-        now = None
-    if now != was:
-        raise _conflict(path)
-    try:
-        atomic_write(target, data)
-    except OSError as exc:
-        raise OutputError(
-            f"cannot write the list file: {exc.strerror or exc}",
-            file=path,
-            details=[ErrorDetail(message="the file is unchanged")],
-        ) from None
 
 
 class _Edit:
@@ -504,14 +483,6 @@ def remove_stale_temp_files(path: Path, older_than: float = STALE_TEMP_SECONDS) 
         except OSError:
             continue
     return tuple(removed)
-
-
-def _conflict(path: Path) -> ConflictError:
-    return ConflictError(
-        "the file changed on disk while it was being edited, so it was not written",
-        file=path,
-        details=[ErrorDetail(message="another program or command changed it", hint="run the command again")],
-    )
 
 
 def _check_count(count: object, verb: str) -> None:

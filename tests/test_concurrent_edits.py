@@ -1,0 +1,193 @@
+"""Edits under concurrency (issue 9, class 1): every edit lands or is refused, none is lost.
+
+Twenty ``listbuilder add`` at once used to report "added 1" twenty times and leave three or four
+models in the file. These tests start real processes (and threads, as a web server would) on
+one list and count every model afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from listbuilder.errors import InputError
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.share import locking
+from listbuilder.share.editing import add_unit, remove_unit
+from listbuilder.share.locking import ConflictError, locked, locked_edit
+from listbuilder.yamlfile import load_yaml
+
+LIST = """\
+# Our club's zombie list
+system: might-skirmish
+name: Concurrent Corpses
+points: 1000
+units:
+  - unit: Grandpa Bones
+"""
+LISTBUILDER = Path(sys.executable).parent / "listbuilder"
+
+
+def counts(path: Path) -> dict[str, int]:
+    """Unit name -> models, read back from the file as 'validate' reads it."""
+    found: dict[str, int] = {}
+    for entry in load_yaml(path).data["units"]:
+        found[entry["unit"]] = found.get(entry["unit"], 0) + entry.get("count", 1)
+    return found
+
+
+def start_together(commands: list[list[str]], env: dict[str, str]) -> list[subprocess.CompletedProcess[str]]:
+    procs = [subprocess.Popen(c, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
+    done = []
+    for c, p in zip(commands, procs, strict=True):
+        out, err = p.communicate(timeout=120)
+        done.append(subprocess.CompletedProcess(c, p.returncode, out, err))
+    return done
+
+
+def test_twenty_add_processes_at_once_all_land(tmp_path):
+    path = tmp_path / "conc.yaml"
+    path.write_text(LIST)
+    env = {**os.environ, "LISTBUILDER_CATALOGS": ""}
+    hounds = [[str(LISTBUILDER), "add", str(path), "Rotting Hound"] for _ in range(14)]
+    hunters = [[str(LISTBUILDER), "add", str(path), "Hunter", "--count", "2"] for _ in range(6)]
+    results = start_together(hounds + hunters, env)
+    for r in results:
+        assert r.returncode == 0, r.stderr
+        assert "added" in r.stdout
+    assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 14, "Hunter": 12}
+    assert path.read_text().startswith("# Our club's zombie list\n")  # the user's bytes are kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]  # no lock or temp file left
+
+
+def test_adds_and_removes_from_twenty_processes_through_a_symbolic_link(tmp_path):
+    real = tmp_path / "lists" / "conc.yaml"
+    real.parent.mkdir()
+    real.write_text(
+        LIST.replace("  - unit: Grandpa Bones\n", "  - unit: Grandpa Bones\n  - unit: Shambler\n    count: 10\n")
+    )
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real)
+    env = {**os.environ, "LISTBUILDER_CATALOGS": ""}
+    adds = [[str(LISTBUILDER), "add", str(real if i % 2 else link), "Shambler"] for i in range(12)]
+    removes = [[str(LISTBUILDER), "remove", str(link if i % 2 else real), "Shambler", "-n", "1"] for i in range(8)]
+    results = start_together(adds + removes, env)
+    assert [r.returncode for r in results] == [0] * 20, [r.stderr for r in results if r.returncode]
+    assert counts(real) == {"Grandpa Bones": 1, "Shambler": 10 + 12 - 8}
+    assert link.is_symlink()
+    assert sorted(p.name for p in real.parent.iterdir()) == ["conc.yaml"]
+
+
+def test_twenty_threads_adding_at_once_all_land(tmp_path):
+    path = tmp_path / "conc.yaml"
+    path.write_text(LIST)
+    books = Catalogs()
+    books.get("might-skirmish")
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(20)
+
+    def add(name: str) -> None:
+        barrier.wait()
+        try:
+            add_unit(path, books, name)
+        except BaseException as exc:  # collected, asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=add, args=("Rotting Hound" if i % 4 else "Hunter",)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == []
+    assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 15, "Hunter": 5}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]
+
+
+def test_the_locked_text_edit_counts_every_thread(tmp_path):
+    """``locked_edit`` is what a front end uses for its own text edits: each one lands whole."""
+    path = tmp_path / "tally.txt"
+    path.write_bytes(b"\xef\xbb\xbfticks:\n")  # with a byte-order mark, which is kept
+    barrier = threading.Barrier(40)
+
+    def tick(i: int) -> None:
+        barrier.wait()
+        locked_edit(path, lambda text: text + f"- {i}\n", what="tally")
+
+    threads = [threading.Thread(target=tick, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfticks:\n")
+    assert sorted(int(line[2:]) for line in data.decode("utf-8-sig").splitlines()[1:]) == list(range(40))
+
+
+def test_an_edit_that_refuses_leaves_the_file_and_the_folder_as_they_were(tmp_path):
+    path = tmp_path / "list.yaml"
+    path.write_text(LIST)
+
+    def refuse(text: str) -> str:
+        raise InputError("no such unit")
+
+    with pytest.raises(InputError, match="no such unit"):
+        locked_edit(path, refuse)
+    assert path.read_text() == LIST
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["list.yaml"]
+    with pytest.raises(InputError, match="cannot remove 5 Grandpa Bones"):
+        remove_unit(path, Catalogs(), "Grandpa Bones", 5)
+    assert path.read_text() == LIST
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["list.yaml"]
+
+
+LOCK_HOLDER = """
+import sys, time
+from pathlib import Path
+from listbuilder.share.locking import locked
+with locked(Path(sys.argv[1])):
+    Path(sys.argv[2]).write_text("holding")
+    time.sleep(60)
+"""
+
+
+def test_an_edit_waits_for_a_lock_held_by_another_process_and_gives_up_with_a_reason(tmp_path, monkeypatch):
+    path = tmp_path / "lists" / "list.yaml"
+    path.parent.mkdir()
+    path.write_text(LIST)
+    marker = tmp_path / "marker"
+    holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(path), str(marker)])
+    try:
+        while not marker.exists():
+            assert holder.poll() is None
+        monkeypatch.setattr(locking, "LOCK_TIMEOUT_SECONDS", 0.3)
+        with pytest.raises(ConflictError) as err:
+            add_unit(path, Catalogs(), "Hunter")
+        assert err.value.exit_code == 2
+        assert "more than 0.3 seconds" in err.value.render()
+        assert path.read_text() == LIST
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+    # The holder was killed with the lock: its lock file stays, and the next edit takes it over.
+    assert (path.parent / ".list.yaml.lock").exists()
+    add_unit(path, Catalogs(), "Hunter")
+    assert counts(path) == {"Grandpa Bones": 1, "Hunter": 1}
+    assert sorted(p.name for p in path.parent.iterdir()) == ["list.yaml"]
+
+
+def test_a_lock_file_replaced_by_a_symbolic_link_is_not_followed(tmp_path):
+    path = tmp_path / "list.yaml"
+    path.write_text(LIST)
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    (tmp_path / ".list.yaml.lock").symlink_to(victim)
+    with pytest.raises(Exception) as err, locked(path):
+        pass
+    assert err.value.exit_code == 3
+    assert victim.read_text() == "keep me"
+    assert path.read_text() == LIST
