@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import field
 from pathlib import Path
@@ -286,20 +287,65 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def check_target(target: Path, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
-    """Refuse an output path that is one of the command's inputs, or (unless ``overwrite``) exists."""
-    for source in inputs:
-        if source.resolve() == target.resolve():
-            raise InputError(
-                "refusing to write over an input file",
-                file=target,
-                details=[ErrorDetail(message="choose another output name with -o")],
-            )
-    if not overwrite and target.exists():
+    """Refuse (``OutputError``, exit code 3, nothing touched) an output path that is not a regular
+    file, or that is one of the command's inputs; unless ``overwrite``, refuse one that exists at
+    all (``InputError``: the user asked for a new file).
+
+    What is at ``target`` must be a regular file (or nothing): a folder, a FIFO or a device node
+    (``/dev/full``) is refused, never replaced. ``inputs`` are what the command read: a file is
+    matched by identity (device and inode), so a symbolic link, a hard link or another spelling
+    of its path is caught too; a folder (catalogs, templates) stands for every file inside it.
+    A symbolic link at ``target`` is judged by what it points to."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None  # nothing there (or a dangling link): a new file
+    except OSError as exc:
+        raise _refuse(target, f"cannot look at the output path: {exc.strerror or exc}", "check the path") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _refuse(target, "the output path is a folder", "give a file name inside it with -o")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = _FILE_KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
+        raise _refuse(target, f"the output path is {kind}, not a regular file", "give the name of a file with -o")
+    if st is not None:
+        for source in inputs:
+            if _is_or_holds(source, target, st):
+                what = "one of the files this command reads" if source.is_dir() else "an input of this command"
+                raise _refuse(
+                    target,
+                    f"refusing to write over {what} ({source})",
+                    "choose another output name with -o",
+                )
+    if not overwrite and (st is not None or target.is_symlink()):
         raise InputError(
             "refusing to overwrite an existing file",
             file=target,
             details=[ErrorDetail(message="choose another name with -o")],
         )
+
+
+_FILE_KINDS = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a device node",
+    stat.S_IFBLK: "a device node",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _is_or_holds(source: Path, target: Path, st: os.stat_result) -> bool:
+    """Whether the existing file ``target`` (whose stat is ``st``) is ``source``, or lies in the folder ``source``."""
+    try:
+        source_st = os.stat(source)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(source_st.st_mode):
+        return os.path.samestat(source_st, st)
+    folder = os.path.realpath(source)
+    return os.path.commonpath([folder, os.path.realpath(target)]) == folder
+
+
+def _refuse(target: Path, summary: str, hint: str) -> OutputError:
+    return OutputError(summary, file=target, details=[ErrorDetail(message="nothing was written", hint=hint)])
 
 
 def write_output(target: Path, data: bytes, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:

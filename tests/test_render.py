@@ -284,7 +284,7 @@ def test_refuses_to_write_over_its_input(cli, tmp_path):
     text = (EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_text()
     path.write_text(text)
     result = cli("render", path, "-o", path)
-    assert result.exit_code == 2 and "refusing to write over an input file" in result.stderr
+    assert result.exit_code == 3 and "refusing to write over an input of this command" in result.stderr
     assert path.read_text() == text
 
 

@@ -80,11 +80,11 @@ def create_list(
             details=[ErrorDetail(message="choose another name with -o, or edit it with 'listbuilder add'")],
         )
     text = new_list_text(catalogs, system_id, name, limit, file_name=target.name)
-    write_file(target, text.encode("utf-8"), overwrite=False)
+    write_file(target, text.encode("utf-8"), catalogs=catalogs, overwrite=False)
     written = [target]
     schema = target.parent / f"{system.id}.schema.json"
     if not schema.exists():
-        write_file(schema, schema_text(list_schema(system)).encode("utf-8"))
+        write_file(schema, schema_text(list_schema(system)).encode("utf-8"), catalogs=catalogs)
         written.append(schema)
     return tuple(written)
 

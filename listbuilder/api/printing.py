@@ -102,10 +102,32 @@ def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templ
     return Rendered(data=data, format=fmt)
 
 
-def write_file(path: Path, data: bytes, *, inputs: Sequence[Path] = (), overwrite: bool = True) -> Path:
-    """Write ``data`` to ``path`` atomically: nothing half-written, never over one of ``inputs``."""
-    write_output(path, data, inputs, overwrite=overwrite)
+def write_file(
+    path: Path,
+    data: bytes,
+    *,
+    inputs: Sequence[Path] = (),
+    catalogs: Catalogs | None = None,
+    overwrite: bool = True,
+) -> Path:
+    """Write ``data`` to ``path`` atomically: nothing half-written, only over a regular file, and
+    never over one of ``inputs`` (files, or folders standing for every file in them) or a file of
+    ``catalogs``' rule sets. A refusal is an ``OutputError`` (exit code 3) and touches nothing."""
+    write_output(path, data, read_by(inputs, catalogs), overwrite=overwrite)
     return path
+
+
+def read_by(inputs: Sequence[Path], catalogs: Catalogs | None = None) -> list[Path]:
+    """What a command read, for ``write_file`` to keep its output off: ``inputs`` and the folders
+    of ``catalogs``' rule sets."""
+    return [*inputs, *(catalogs.sources() if catalogs is not None else ())]
+
+
+def _printed_with(templates: Path | None) -> list[Path]:
+    """The template folders a document is printed from: the user's, then ours."""
+    from listbuilder.printing.html import builtin_templates
+
+    return [*([templates] if templates is not None else []), builtin_templates()]
 
 
 def render_files(
@@ -130,7 +152,7 @@ def render_files(
         document_format(output)  # a bad name fails before any work
     reports = [check_list(p, catalogs) for p in paths]
     opponent = check_list(vs, catalogs) if vs is not None else None
-    inputs = [*paths, *([vs] if vs is not None else [])]
+    inputs = [*paths, *([vs] if vs is not None else []), *read_by((), catalogs), *_printed_with(templates)]
     groups = (
         [(output, reports)]
         if output is not None
@@ -157,7 +179,11 @@ def render_card_file(
     system: System, *, output: Path | None = None, paper: str = "a4", templates: Path | None = None
 ) -> Written:
     """Write a rule set's quick-reference card (default: SYSTEM-card.pdf in the current folder)."""
+    from listbuilder.yamlfile import check_target
+
     target = output or Path(f"{system.id}-card.pdf")
+    inputs = [system.folder, *_printed_with(templates)]
+    check_target(target, inputs)  # before the work of a render
     done = render_card(system, format=document_format(target), paper=paper, templates=templates)
-    write_file(target, done.data)
+    write_file(target, done.data, inputs=inputs)
     return Written(path=target, format=done.format, lists=(), illegal=())

@@ -119,11 +119,12 @@ def schema(
     from listbuilder import api
 
     try:
-        text = api.editor_schema(api.open_catalogs(catalogs), system)
+        books = api.open_catalogs(catalogs)
+        text = api.editor_schema(books, system)
         if output is None:
             say(text, nl=False)
         else:
-            api.write_file(output, text.encode("utf-8"))
+            api.write_file(output, text.encode("utf-8"), catalogs=books)
             say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -152,11 +153,12 @@ def export(
     from listbuilder import api
 
     try:
-        text = api.export_list(api.check_list(file, api.open_catalogs(catalogs)), format, embed=embed)
+        books = api.open_catalogs(catalogs)
+        text = api.export_list(api.check_list(file, books), format, embed=embed)
         if output is None:
             say(text, nl=not text.endswith("\n"))
         else:
-            api.write_file(output, text.encode("utf-8"), inputs=[file])
+            api.write_file(output, text.encode("utf-8"), inputs=[file], catalogs=books)
             say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -176,14 +178,15 @@ def import_(
     from listbuilder import api
 
     try:
-        imported = api.import_file(file, api.open_catalogs(catalogs))
+        books = api.open_catalogs(catalogs)
+        imported = api.import_file(file, books)
         for note in imported.notes:
             say(f"note: {file}: {note}", err=True)
         text = imported.text
         if output is None:
             say(text, nl=False)
         else:
-            api.write_file(output, text.encode("utf-8"), inputs=[file], overwrite=False)
+            api.write_file(output, text.encode("utf-8"), inputs=[file], catalogs=books, overwrite=False)
             say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)

@@ -209,6 +209,11 @@ class Catalogs:
     def ids(self) -> list[str]:
         return sorted(self.folders)
 
+    def sources(self) -> tuple[Path, ...]:
+        """Every rule-set folder these catalogs read from, shipped and user's: a command's output
+        must never be written over a file in one (``yamlfile.check_target``)."""
+        return tuple(folder for folders in self.folders.values() for folder in folders)
+
     def get(self, system_id: str) -> System:
         """Load a rule set by id, or raise ``InputError`` with a did-you-mean hint."""
         if system_id in self._loaded:

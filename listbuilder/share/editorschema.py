@@ -308,6 +308,6 @@ def write_schemas(folder: Path, catalogs: Catalogs, systems: Iterable[str] | Non
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"cannot write the schema: {exc.strerror or exc}", file=folder) from None
-        write_output(path, text.encode("utf-8"))
+        write_output(path, text.encode("utf-8"), inputs=catalogs.sources())
         written.append(path)
     return written
