@@ -33,6 +33,7 @@ from listbuilder.odds.spec import (
     Roll,
     UnitMelee,
 )
+from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.schema import validate
 from listbuilder.yamlfile import Document, load_yaml
@@ -44,7 +45,7 @@ QUANTITIES = ("attacker", "target", "attacker_high", "attacker_low", "target_hig
 
 _KIND_CLASSES = {typing.get_args(typing.get_type_hints(k)["kind"])[0]: k for k in MECHANIC_KINDS}
 KIND_NAMES = frozenset(_KIND_CLASSES)
-_CACHE: dict[tuple[Path, int, str], OddsFile] = {}
+_CACHE: cache.Bounded[tuple[Path, int, str], OddsFile] = cache.Bounded()
 
 
 def odds_path(system: System) -> Path:
@@ -52,7 +53,8 @@ def odds_path(system: System) -> Path:
 
 
 def load_odds(system: System) -> OddsFile:
-    """Load and check a rule set's ``odds.yaml`` (cached per process while the file is unchanged).
+    """Load and check a rule set's ``odds.yaml``: a part of the rule set's cache entry
+    (``rules.cache``), or, without one, kept in memory while the file is unchanged.
 
     Raises ``CatalogError`` with every problem located, or when the rule set has no odds file."""
     path = odds_path(system)
@@ -62,10 +64,16 @@ def load_odds(system: System) -> OddsFile:
             file=path,
             details=[ErrorDetail(message="odds need the rule set's dice mechanics, declared in that file")],
         )
-    key = (path, path.stat().st_mtime_ns, system.id)
-    if key not in _CACHE:
-        _CACHE[key] = _load(system, path)
-    return _CACHE[key]
+    key = cache.key_of(system)
+    found = cache.lookup(key, "odds", OddsFile)
+    if found is not None:
+        return found
+    if key is not None:
+        odds = _load(system, path)
+        cache.remember(key, "odds", odds)
+        return odds
+    memo = (path, path.stat().st_mtime_ns, system.id)
+    return _CACHE.get(memo) or _CACHE.put(memo, _load(system, path))
 
 
 def _load(system: System, path: Path) -> OddsFile:

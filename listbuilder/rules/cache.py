@@ -1,32 +1,59 @@
-"""A cache of loaded rule sets, so most runs skip parsing and checking the catalog files.
+"""One cache entry per rule set: its definition and units, its reference tables and its odds spec.
 
-Loading a rule set means reading its YAML files and checking them against the file formats
-with pydantic-core; a run of ``listbuilder validate`` spends more time importing and doing
-that than on the list itself. A loaded rule set is kept as a pickle in the user's cache folder,
-keyed by a hash of listbuilder's version and the exact bytes of every file it was built from,
-so any edit to a catalog (or an upgrade) misses the cache and loads afresh. The cache is only
-ever an optimisation: a missing, unreadable, corrupt or unwritable cache is ignored.
+Loading a rule set means reading its YAML files and checking them with pydantic-core; a run of
+``listbuilder validate`` spends more time on that than on the list itself, and every render or
+odds run used to re-parse ``reference.yaml`` and ``odds.yaml`` too. So the three are built
+together once and kept in one file in the user's cache folder, keyed by a hash of:
+
+- every byte of every catalog file of the rule set (``system.yaml``, each faction file from the
+  shipped and the user's roots, ``reference.yaml`` and ``odds.yaml``) and their paths,
+- the source of the modules that build them (``LOADER_CODE``), so a change to the loader is
+  seen without clearing anything, and listbuilder's and Python's versions.
+
+**A cache read never runs code.** The file holds plain data only (JSON), and records are built
+back from it by name, from the record classes of listbuilder that are already imported: nothing
+is imported, called or evaluated because a cache file says so. A file that is not owned by the
+current user, is writable by group or others, is not a regular file, is too large, truncated,
+corrupt, of another format or for another key is ignored and rebuilt; the cache is only ever an
+optimisation, and no state of it is an error.
+
+Each part is stored when it is first built and decoded only when asked for (``validate`` needs
+neither the reference nor the odds). Files with errors are never cached: asking again loads them
+again, to report the located errors. In memory, every cache here is bounded (``MEMORY_ENTRIES``).
 
 ``LISTBUILDER_CACHE_DIR`` chooses the folder; ``LISTBUILDER_NO_CACHE=1`` turns the cache off.
-Only files this user's own listbuilder wrote are read (the folder is private to the user).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
-import pickle
+import stat
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TypeVar
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path, PurePath
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
 
 from listbuilder import __version__
+from listbuilder.record import Record
 
 T = TypeVar("T")
-# Bump when the pickled classes change shape, so old cache files are never read.
-FORMAT = 2
+K = TypeVar("K")
+FORMAT = 2  # bump when the layout of a cache file changes
+MAGIC = b"listbuilder cache\n"
+MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
+MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
+# The modules whose source builds what is cached, relative to the package (folders: every .py in them).
+LOADER_CODE = ("record.py", "yamlfile.py", "errors.py", "rules", "odds/load.py", "odds/spec.py", "odds/situation.py")
+PARTS = ("system", "reference", "odds")
 
 
 def cache_dir() -> Path | None:
@@ -40,38 +67,338 @@ def cache_dir() -> Path | None:
     return Path(base) / "listbuilder"
 
 
+@lru_cache(maxsize=1)
+def code_fingerprint() -> bytes:
+    """A hash of the source of the modules that load catalogs (``LOADER_CODE``)."""
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for name in LOADER_CODE:
+        where = package / name
+        files = sorted(where.glob("*.py")) if where.is_dir() else [where]
+        for file in files:
+            try:
+                data = file.read_bytes()
+            except OSError:
+                data = b"missing"
+            h.update(file.relative_to(package).as_posix().encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+    return h.digest()
+
+
 def fingerprint(kind: str, files: Sequence[Path]) -> str | None:
-    """A hash of the code version and every input file's path and bytes (None if one is unreadable)."""
-    h = hashlib.sha256(f"{kind}\0{__version__}\0{FORMAT}\0{sys.version_info[:2]}".encode())
+    """A hash of the code and every input file's path and bytes (``None`` if one is unreadable)."""
+    h = hashlib.sha256(f"{kind}\0{__version__}\0{FORMAT}\0{sys.version_info[:2]}\0".encode())
+    h.update(code_fingerprint())
     for path in sorted(files):
         try:
             data = path.read_bytes()
         except OSError:
             return None
-        h.update(str(path.resolve()).encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+        # The path as given too: a loaded rule set remembers its folder, relative or not.
+        where = f"{path}\0{path.resolve()}".encode()
+        h.update(where + b"\0" + len(data).to_bytes(8, "big") + data)
     return h.hexdigest()
 
 
-def cached(kind: str, files: Sequence[Path], build: Callable[[], T]) -> T:
-    """``build()``'s result, from the cache when ``files`` are byte for byte what it was built from."""
-    folder = cache_dir()
-    key = fingerprint(kind, files) if folder is not None else None
-    if folder is None or key is None:
-        return build()
-    path = folder / f"{kind}-{key[:40]}.pickle"
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+# --- plain data in, records out ---------------------------------------------------------------
+# JSON objects are mappings with text keys; everything else is tagged with a key that starts
+# with NUL, which no catalog key can (yamlfile refuses NUL in a file).
+
+_RECORD, _TUPLE, _DICT, _PATH, _FRACTION, _FROZENSET, _PROXY = (f"\0{c}" for c in "RTDPFSM")
+
+
+class NotPlain(TypeError):
+    """A value the cache cannot store as plain data (then it is simply not cached)."""
+
+
+def encode(value: Any) -> Any:
+    """``value`` as JSON-ready plain data that ``decode`` turns back into an equal value."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Record):
+        fields = type(value).__record_fields__
+        return {_RECORD: [_class_name(type(value)), [encode(getattr(value, f.name)) for f in fields]]}
+    if isinstance(value, tuple):
+        return {_TUPLE: [encode(v) for v in value]}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, (dict, MappingProxyType)):
+        if type(value) is dict and all(type(k) is str and not k.startswith("\0") for k in value):
+            return {k: encode(v) for k, v in value.items()}
+        tag = _DICT if type(value) is dict else _PROXY
+        return {tag: [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, PurePath):
+        return {_PATH: str(value)}
+    if isinstance(value, Fraction):
+        return {_FRACTION: [value.numerator, value.denominator]}
+    if isinstance(value, frozenset):
+        return {_FROZENSET: [encode(v) for v in value]}
+    raise NotPlain(f"cannot cache a {type(value).__name__}")
+
+
+def decode(text: str | bytes) -> Any:
+    """The value ``encode`` gave as JSON. Raises ``ValueError`` (or ``TypeError``) on anything else."""
+    return json.loads(text, object_hook=_revive)
+
+
+def _revive(obj: dict[str, Any]) -> Any:
+    if len(obj) != 1:
+        return obj
+    ((key, payload),) = obj.items()
+    if not key.startswith("\0"):
+        return obj
+    if key == _RECORD:
+        name, values = payload
+        cls = _record_class(name)
+        fields = cls.__record_fields__
+        if len(values) != len(fields):
+            raise ValueError(f"{name} has {len(fields)} fields, the cache {len(values)}")
+        made = object.__new__(cls)
+        for f, v in zip(fields, values, strict=True):
+            object.__setattr__(made, f.name, v)
+        return made
+    if key == _TUPLE:
+        return tuple(payload)
+    if key == _DICT:
+        return {_hashable(k): v for k, v in payload}
+    if key == _PROXY:
+        return MappingProxyType({_hashable(k): v for k, v in payload})
+    if key == _PATH:
+        return Path(payload)
+    if key == _FRACTION:
+        return Fraction(*payload)
+    if key == _FROZENSET:
+        return frozenset(_hashable(v) for v in payload)
+    raise ValueError(f"unknown tag {key!r}")
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+_RECORD_CLASSES: dict[str, type[Record]] = {}
+
+
+def _record_class(name: str) -> type[Record]:
+    """A record class of listbuilder's, by name, among those already imported; never an import."""
+    cls = _RECORD_CLASSES.get(name)
+    if cls is None:
+        _RECORD_CLASSES.clear()
+        todo: list[type[Record]] = [Record]
+        while todo:
+            for sub in todo.pop().__subclasses__():
+                if sub.__module__.startswith("listbuilder.") and "__record_fields__" in vars(sub):
+                    _RECORD_CLASSES[_class_name(sub)] = sub
+                todo.append(sub)
+        cls = _RECORD_CLASSES.get(name)
+        if cls is None:
+            raise ValueError(f"no record class {name}")
+    return cls
+
+
+# --- the files --------------------------------------------------------------------------------
+
+
+class Entry:
+    """One rule set's cache entry: each part as stored (JSON bytes) and, once asked for, decoded."""
+
+    def __init__(self, key: str, raw: dict[str, bytes]) -> None:
+        self.key = key
+        self.raw = dict(raw)
+        self.values: dict[str, Any] = {}
+        self.lock = threading.Lock()
+
+    def get(self, name: str, cls: type[T]) -> T | None:
+        """The part ``name`` if it is there and decodes to a ``cls``, else ``None``."""
+        with self.lock:
+            if name not in self.values:
+                raw = self.raw.get(name)
+                try:
+                    self.values[name] = None if raw is None else decode(raw)
+                except (ValueError, TypeError, KeyError, RecursionError):
+                    self.values[name] = None
+            value = self.values[name]
+        return value if isinstance(value, cls) else None
+
+
+def entry_path(folder: Path, key: str) -> Path:
+    return folder / f"ruleset-{key[:40]}.json"
+
+
+def read_entry(folder: Path, key: str) -> Entry | None:
+    """The cache file for ``key`` if it is safe and sound to read, else ``None``."""
+    path = entry_path(folder, key)
     try:
-        with path.open("rb") as fh:
-            return pickle.load(fh)  # type: ignore[no-any-return]
-    except Exception:  # any miss or damage just means "build it"
-        pass
-    value = build()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not _safe(os.fstat(fd)):
+            return None
+        chunks = []
+        size = 0
+        while size <= MAX_CACHE_BYTES:
+            chunk = os.read(fd, MAX_CACHE_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return parse_entry(data, key)
+
+
+def _safe(st: os.stat_result) -> bool:
+    """Owned by us, writable by no one else, a regular file of a sane size."""
+    owner = os.geteuid() if hasattr(os, "geteuid") else st.st_uid
+    return (
+        stat.S_ISREG(st.st_mode)
+        and st.st_uid == owner
+        and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        and st.st_size <= MAX_CACHE_BYTES
+    )
+
+
+def parse_entry(data: bytes, key: str) -> Entry | None:
+    """Split a cache file into its parts: ``MAGIC``, a JSON header line, then each part's bytes."""
+    if not data.startswith(MAGIC):
+        return None
+    end = data.find(b"\n", len(MAGIC))
+    try:
+        header = json.loads(data[len(MAGIC) : end])
+        if header.get("format") != FORMAT or header.get("key") != key:
+            return None
+        raw: dict[str, bytes] = {}
+        offset = end + 1
+        for name, size in header["parts"]:
+            if name not in PARTS or not isinstance(size, int) or size < 0 or offset + size > len(data):
+                return None  # another layout, or truncated
+            raw[name] = data[offset : offset + size]
+            offset += size
+        if offset != len(data):
+            return None
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return Entry(key, raw)
+
+
+def write_entry(folder: Path, entry: Entry) -> None:
+    """Store ``entry``'s parts in its file, replacing it whole; any failure leaves no file behind."""
+    parts = [(name, entry.raw[name]) for name in PARTS if name in entry.raw]
+    header = json.dumps({"format": FORMAT, "key": entry.key, "parts": [[n, len(b)] for n, b in parts]}).encode()
+    data = MAGIC + header + b"\n" + b"".join(b for _, b in parts)
+    tmp = None
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with tmp.open("wb") as fh:
-            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        fd, tmp = tempfile.mkstemp(prefix=".ruleset-", suffix=".tmp", dir=folder)  # mode 0600
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        os.replace(tmp, entry_path(folder, entry.key))
+        tmp = None
     except Exception:  # a read-only or full disk must not stop the command
-        with contextlib.suppress(Exception):
-            tmp.unlink(missing_ok=True)
-    return value
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+# --- bounded memory ---------------------------------------------------------------------------
+
+
+class Bounded(Generic[K, T]):
+    """A thread-safe mapping that keeps only its ``size`` most recently used entries."""
+
+    def __init__(self, size: int = MEMORY_ENTRIES) -> None:
+        self.size = size
+        self._items: OrderedDict[K, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> T | None:
+        with self._lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def put(self, key: K, value: T) -> T:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_ENTRIES: Bounded[str, Entry] = Bounded()  # rule-set entries met in this process, by key
+_KEYS: Bounded[int, tuple[object, str]] = Bounded()  # id(loaded rule set) -> (it, its key)
+
+
+def lookup(key: str | None, name: str, cls: type[T]) -> T | None:
+    """Part ``name`` of the entry ``key`` (from memory, else from its file), if it is a ``cls``."""
+    if key is None:
+        return None
+    found = _ENTRIES.get(key)
+    if found is None:
+        folder = cache_dir()
+        found = read_entry(folder, key) if folder is not None else None
+        _ENTRIES.put(key, found or Entry(key, {}))
+        if found is None:
+            return None
+    return found.get(name, cls)
+
+
+def remember(key: str | None, name: str, value: Any) -> None:
+    """Keep ``value`` as part ``name`` of the entry ``key``, in memory and (if it is plain data) on disk."""
+    if key is None:
+        return
+    try:
+        raw = json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")).encode()
+    except (NotPlain, ValueError, RecursionError):
+        return  # not plain data: not cached
+    found = _ENTRIES.get(key) or _ENTRIES.put(key, Entry(key, {}))
+    folder = cache_dir()
+    with found.lock:
+        if folder is not None:  # another process may have stored other parts meanwhile
+            on_disk = read_entry(folder, key)
+            if on_disk is not None:
+                found.raw = {**on_disk.raw, **found.raw}
+        found.raw[name] = raw
+        found.values[name] = value
+    if folder is not None:
+        write_entry(folder, found)
+
+
+def bind(loaded: object, key: str | None) -> None:
+    """Remember that ``loaded`` (a rule set) was built from the files of the entry ``key``."""
+    if key is not None:
+        _KEYS.put(id(loaded), (loaded, key))
+
+
+def key_of(loaded: object) -> str | None:
+    """The entry key ``bind`` gave ``loaded``, or ``None``."""
+    found = _KEYS.get(id(loaded))
+    return found[1] if found is not None and found[0] is loaded else None
+
+
+def clear() -> None:
+    """Forget every entry held in memory (the files stay)."""
+    _ENTRIES.clear()
+    _KEYS.clear()

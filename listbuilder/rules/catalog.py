@@ -19,7 +19,7 @@ from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.record import Record, record
-from listbuilder.rules.cache import cached
+from listbuilder.rules import cache
 from listbuilder.rules.formats import (
     FactionFile,
     FiguresCost,
@@ -39,6 +39,14 @@ SYSTEM_FILE = "system.yaml"
 FACTIONS_DIR = "factions"
 # Keys a unit may carry besides its stats, in a catalog and in a list.
 UNIT_KEYS = ("name", "leader", "notes", "source")
+
+
+# The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py).
+PART_FILES = ("reference.yaml", "odds.yaml")
+
+
+def _part_files(folder: Path) -> tuple[Path, ...]:
+    return tuple(folder / name for name in PART_FILES)
 
 
 def shipped_root() -> Path:
@@ -223,9 +231,17 @@ class Catalogs:
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint)])
         files = [
-            f for folder in folders for f in (folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml")))
+            f
+            for folder in folders
+            for f in (folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml")), *_part_files(folder))
         ]
-        system = cached("system", [f for f in files if f.is_file()], lambda: self._load(system_id, folders))
+        caching = cache.cache_dir() is not None
+        key = cache.fingerprint("ruleset", [f for f in files if f.is_file()]) if caching else None
+        system = cache.lookup(key, "system", System)
+        if system is None:
+            system = self._load(system_id, folders)
+            cache.remember(key, "system", system)
+        cache.bind(system, key)  # its reference and odds are parts of the same entry
         self._loaded[system_id] = system
         return system
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from listbuilder.errors import ErrorDetail
 from listbuilder.record import Record, record
+from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import carriers, is_mixed, names
@@ -148,17 +149,25 @@ class ReferenceFile(Record):
 def load_reference(system: System) -> ReferenceFile:
     """Load and check ``reference.yaml`` of a rule set (an empty reference when it has none).
 
-    Cached while the file is unchanged, so rendering many lists reads it once."""
+    It is a part of the rule set's cache entry (``rules.cache``), so a run reads it from the
+    cache and a long-running process once; without an entry, it is kept in memory while the
+    file is unchanged."""
     path = system.folder / REFERENCE_FILE
     if not path.is_file():
         return ReferenceFile(turn=Turn(phases=()))
-    key = (path, path.stat().st_mtime_ns, system.id)
-    if key not in _CACHE:
-        _CACHE[key] = _load_reference(system, path)
-    return _CACHE[key]
+    key = cache.key_of(system)
+    found = cache.lookup(key, "reference", ReferenceFile)
+    if found is not None:
+        return found
+    if key is not None:
+        ref = _load_reference(system, path)
+        cache.remember(key, "reference", ref)
+        return ref
+    memo = (path, path.stat().st_mtime_ns, system.id)
+    return _MEMORY.get(memo) or _MEMORY.put(memo, _load_reference(system, path))
 
 
-_CACHE: dict[tuple[Path, int, str], ReferenceFile] = {}
+_MEMORY: cache.Bounded[tuple[Path, int, str], ReferenceFile] = cache.Bounded()
 
 
 def _load_reference(system: System, path: Path) -> ReferenceFile:
