@@ -29,6 +29,8 @@ from listbuilder.odds.spec import (
     UnitMelee,
 )
 from listbuilder.record import Record, record
+from listbuilder.rules import cache
+from listbuilder.rules.cache import Bounded
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 
@@ -112,7 +114,8 @@ class Outcome(Record):
         return [(r.name, r.percent) for r in self.results] + [("expected kills", figure(self.expected_kills))]
 
 
-_MATCHUPS: dict[tuple[Any, ...], Tally | OddsError] = {}
+# Answers, with the mechanic they answer; the least recently used are dropped past the bound.
+_MATCHUPS: Bounded[tuple[Any, ...], tuple[Mechanic, Tally | OddsError]] = Bounded(65536)
 
 
 def _unit_key(unit: Unit) -> tuple[Any, ...]:
@@ -140,15 +143,17 @@ def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | Non
     """
     m = mechanic_of(system, mechanic)
     values = resolve(system, m, situation)
-    # id(m): a reloaded (edited) odds file is a new object, so its answers are computed afresh
+    # id(m): a reloaded (edited) odds file is a new object, so its answers are computed afresh;
+    # the answer keeps its mechanic, so an id reused after the old one is freed never matches.
     key = (system.id, id(m), _unit_key(attacker), _unit_key(target), tuple(sorted(values.items())))
-    found = _MATCHUPS.get(key)
+    held = _MATCHUPS.get(key)
+    found = held[1] if held is not None and held[0] is m else None
     if found is None:
         try:
             found = ENGINES[type(m)](system, m, attacker, target, values)
         except OddsError as exc:
             found = exc
-        _MATCHUPS[key] = found
+        _MATCHUPS.put(key, (m, found))
     if isinstance(found, OddsError):
         raise found
     return Outcome(
@@ -256,5 +261,6 @@ def clear_caches() -> None:
     """Forget every cached answer, distribution and odds file (for benchmarks and tests)."""
     _MATCHUPS.clear()
     load._CACHE.clear()
+    cache.clear()
     dice.clear()
     pools._casualties.cache_clear()

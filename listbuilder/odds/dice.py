@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from itertools import accumulate
 
 import icepool
@@ -18,6 +18,8 @@ import icepool
 from listbuilder.record import Record, record
 
 _CHAIN = 1000  # an exploding face is coded as _CHAIN + its successes, so a sum counts both apart
+
+DISTRIBUTIONS = 1024  # distributions kept per process (least recently used dropped): memory stays bounded
 
 
 @record
@@ -53,7 +55,7 @@ def as_dist(die: icepool.Die) -> Dist:
     return Dist(outcomes=outcomes, weights=weights, cumulative=tuple(accumulate(weights)), denominator=sum(weights))
 
 
-@cache
+@lru_cache(maxsize=DISTRIBUTIONS)
 def total(dice: int, sides: int, keep_highest: int | None = None) -> Dist:
     """The sum of NdX, keeping the highest K dice if asked (4D6 drop the lowest: keep 3)."""
     die = icepool.d(sides)
@@ -62,7 +64,7 @@ def total(dice: int, sides: int, keep_highest: int | None = None) -> Dist:
     return as_dist(die.highest(dice, keep_highest))
 
 
-@cache
+@lru_cache(maxsize=DISTRIBUTIONS)
 def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> icepool.Die:
     """Successes from one die and the dice it adds: success when roll + modifier >= need;
     a natural roll of ``explode_on`` or more adds a die (up to ``depth`` further dice)."""
@@ -77,7 +79,7 @@ def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: i
     return coded.map(lambda o: o % _CHAIN)
 
 
-@cache
+@lru_cache(maxsize=DISTRIBUTIONS)
 def pool(dice: int, sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> Dist:
     """Total successes of ``dice`` dice (see ``chain``); no dice, no successes."""
     if dice <= 0:
@@ -92,7 +94,7 @@ def cut_short(dice: int, sides: int, explode_on: int | None, depth: int) -> Frac
     return dice * Fraction(sides - explode_on + 1, sides) ** (depth + 1)
 
 
-@cache
+@lru_cache(maxsize=DISTRIBUTIONS)
 def count_at_least(dice: int, sides: int, face: int) -> Dist:
     """How many of ``dice`` dice roll ``face`` or more (hits on a 6)."""
     if dice <= 0:

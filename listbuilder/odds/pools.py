@@ -7,7 +7,7 @@ stats and choice properties, and returns exact chances; none knows which rule se
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 
 from listbuilder.errors import ErrorDetail
 from listbuilder.odds import dice
@@ -147,7 +147,7 @@ def _casualty_name(k: int) -> str:
     return "no casualties" if k == 0 else "1 casualty" if k == 1 else f"{k} casualties"
 
 
-@cache
+@lru_cache(maxsize=dice.DISTRIBUTIONS)
 def _casualties(dice_count: int, sides: int, hit_on: int, per: int, cap: int) -> tuple[Fraction, ...]:
     """Chance of 0, 1, 2... casualties (at most ``cap``) from ``dice_count`` dice, ``per`` hits each."""
     most = min(cap, dice_count // max(per, 1))
