@@ -16,6 +16,7 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, did_you_mean
 from listbuilder.odds import dice, load, pools, tables
+from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.load import load_odds
 from listbuilder.odds.results import CardTable, Tally, figure, percent
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, resolve
@@ -151,6 +152,8 @@ def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | Non
     if found is None:
         try:
             found = ENGINES[type(m)](system, m, attacker, target, values)
+        except TooMuchWork as exc:
+            found = named(exc, attacker.name, target.name)
         except OddsError as exc:
             found = exc
         _MATCHUPS.put(key, (m, found))

@@ -71,6 +71,12 @@ def read_situation(system: System, mechanic: str | None, args: Sequence[str]) ->
             )
         given[key] = arg
         option = options.get(key)
+        if key == "mechanic":
+            raise InputError(
+                f"'{arg}' is not a situation",
+                file=COMMAND_LINE,
+                details=[ErrorDetail(message="the mechanic is chosen with --mechanic", hint=f"--mechanic {value}")],
+            )
         if option is not None and option.kind == "flag":
             out[key] = value.strip().lower() not in ("false", "no", "0", "off") if has_value else True
         elif not has_value:
@@ -85,6 +91,12 @@ def read_situation(system: System, mechanic: str | None, args: Sequence[str]) ->
                 ],
             )
         elif option is not None and option.kind == "number" and value.strip().lstrip("-").isdigit():
+            if len(value.strip().lstrip("-")) > 18:
+                raise InputError(
+                    f"{key}: the number {value.strip()[:20]}... is far too large",
+                    file=COMMAND_LINE,
+                    details=[ErrorDetail(message="give a number of at most 18 digits")],
+                )
             out[key] = int(value)
         else:
             out[key] = value.strip()

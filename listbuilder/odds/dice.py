@@ -15,6 +15,7 @@ from itertools import accumulate
 
 import icepool
 
+from listbuilder.odds import bounds
 from listbuilder.record import Record, record
 
 _CHAIN = 1000  # an exploding face is coded as _CHAIN + its successes, so a sum counts both apart
@@ -58,6 +59,7 @@ def as_dist(die: icepool.Die) -> Dist:
 @lru_cache(maxsize=DISTRIBUTIONS)
 def total(dice: int, sides: int, keep_highest: int | None = None) -> Dist:
     """The sum of NdX, keeping the highest K dice if asked (4D6 drop the lowest: keep 3)."""
+    bounds.check(dice, bounds.MAX_SUM_DICE, "dice summed")
     die = icepool.d(sides)
     if keep_highest is None or keep_highest >= dice:
         return as_dist(dice @ die)
@@ -82,6 +84,10 @@ def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: i
 @lru_cache(maxsize=DISTRIBUTIONS)
 def pool(dice: int, sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> Dist:
     """Total successes of ``dice`` dice (see ``chain``); no dice, no successes."""
+    if explode_on is not None:
+        bounds.check(dice, bounds.MAX_POOL_DICE, "dice in an exploding pool")
+    else:
+        bounds.check(dice, bounds.MAX_COUNT_DICE, "dice in a pool")
     if dice <= 0:
         return as_dist(icepool.Die([0]))
     return as_dist(dice @ chain(sides, need, modifier, explode_on, depth))
@@ -97,6 +103,7 @@ def cut_short(dice: int, sides: int, explode_on: int | None, depth: int) -> Frac
 @lru_cache(maxsize=DISTRIBUTIONS)
 def count_at_least(dice: int, sides: int, face: int) -> Dist:
     """How many of ``dice`` dice roll ``face`` or more (hits on a 6)."""
+    bounds.check(dice, bounds.MAX_COUNT_DICE, "dice rolled to hit")
     if dice <= 0:
         return as_dist(icepool.Die([0]))
     return as_dist(dice @ icepool.d(sides).map(lambda f: int(f >= face)))
@@ -119,6 +126,10 @@ def faces_chance(sides: int, faces: set[int]) -> Fraction:
 
 def joint(classify: object, dice: list[icepool.Die]) -> dict[object, Fraction]:
     """The chance of each value of ``classify(*rolls)`` over every joint roll of ``dice``."""
+    outcomes = 1
+    for die in dice:
+        outcomes *= len(die)
+        bounds.check(outcomes, bounds.MAX_JOINT_OUTCOMES, "joint rolls of dice rolled together")
     die = icepool.map(classify, *dice, star=False)  # type: ignore[arg-type]
     return {o: die.probability(o) for o in die.outcomes()}
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from listbuilder.errors import ErrorDetail
-from listbuilder.odds import dice
+from listbuilder.odds import bounds, dice
 from listbuilder.odds.results import CardTable, Tally, figure, percent, tally
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, Values, check, chosen, has, holds, modifier, read
 from listbuilder.odds.spec import FromUnit, HitsPerCasualty, OpposedPools, UnitMelee
@@ -76,6 +76,7 @@ def _dist(m: OpposedPools, count: int, need: int, mod: int) -> dice.Dist:
 def opposed_pools_card(system: System, m: OpposedPools) -> list[CardTable]:
     """A grid of the attacker's chance to win by each side's dice, without modifiers."""
     first, last = m.card_grid
+    bounds.check(last - first + 1, bounds.MAX_CARD_GRID, "rows of the card's odds grid ('card_grid')")
     if m.success_on is None:
         return []  # the roll needed depends on the unit: no single grid to print
     rows = []
@@ -168,6 +169,7 @@ def hits_per_casualty_card(system: System, m: HitsPerCasualty) -> list[CardTable
         }
     )
     rows = []
+    bounds.check(len(m.card_shots), bounds.MAX_CARD_GRID, "rows of the card's odds grid ('card_shots')")
     for shots in m.card_shots:
         cells = []
         for need in needs:
@@ -203,6 +205,9 @@ def unit_melee(system: System, m: UnitMelee, attacker: Unit, target: Unit, v: Va
         )
     fight = _Fight(m.sides, m.hit_on, side["attacker"][1:], side["target"][1:])
     na, nb = side["attacker"][0], side["target"][0]
+    for figures, dice_each, _ in side.values():
+        bounds.check(figures, bounds.MAX_MELEE_FIGURES, "figures a side in a melee")
+        bounds.check(figures * dice_each, bounds.MAX_MELEE_DICE, "dice a side rolls in a round of melee")
     finals = fight.first_round(na, nb) if m.first_strike else fight.simultaneous(na, nb)
     by_result = {r: Fraction(0) for r in RESULTS}
     kills = losses = Fraction(0)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from listbuilder.odds import dice
+from listbuilder.odds import bounds, dice
 from listbuilder.odds.load import COMPARISON, ratio
 from listbuilder.odds.results import CardTable, Tally, percent, tally
 from listbuilder.odds.situation import Values, check, has, holds, modifier, read
@@ -169,6 +169,7 @@ def banded_save_card(system: System, m: BandedSave) -> list[CardTable]:
     stat = system.definition.stats[m.stat].label
     against = m.against.replace("_", " ")
     first, last = m.card_grid
+    bounds.check(last - first + 1, bounds.MAX_CARD_GRID, "rows of the card's odds grid ('card_grid')")
     by_band = [(band.column, f"{band.save_on}+", *(percent(c) for _, c in _save(m, band).results)) for band in m.bands]
     grid = []
     for value in range(first, last + 1):
