@@ -191,3 +191,29 @@ def test_a_lock_file_replaced_by_a_symbolic_link_is_not_followed(tmp_path):
     assert err.value.exit_code == 3
     assert victim.read_text() == "keep me"
     assert path.read_text() == LIST
+
+
+def test_the_api_locked_edit_lands_every_text_edit_from_threads(tmp_path):
+    """What the web front end does: the API's text edit, written through the API's locked edit."""
+    from listbuilder import api
+
+    path = tmp_path / "conc.yaml"
+    path.write_text(LIST)
+    books = api.open_catalogs()
+    barrier = threading.Barrier(20)
+    results = []
+
+    def add(name: str) -> None:
+        barrier.wait()
+        results.append(
+            api.edit_list_file(path, lambda text: api.add_to_text(text, books, name, source=path).text).as_json()
+        )
+
+    threads = [threading.Thread(target=add, args=("Rotting Hound" if i % 2 else "Crow Swarm",)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(results) == 20 and all(r["written"] and r["changed"] for r in results)
+    assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 10, "Crow Swarm": 10}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]

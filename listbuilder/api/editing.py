@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ from listbuilder.rules.catalog import Catalogs, System
 
 if TYPE_CHECKING:
     from listbuilder.share.editing import EditResult
+    from listbuilder.share.locking import FileEdit
 
 
 def new_list_text(
@@ -129,3 +131,16 @@ def set_in_text(text: str, catalogs: Catalogs, key: str, value: str | int, *, so
     from listbuilder.share.editing import set_in_text as set_
 
     return set_(text, catalogs, key, value, source=source)
+
+
+def edit_list_file(path: Path, change: Callable[[str], str]) -> FileEdit:
+    """Replace the text of the list file at ``path`` by ``change(text)``, under the list's edit lock.
+
+    This is the one locked edit, for any front end's own text edits (``add_to_text`` and the
+    like, in a web server's threads): while it runs no other edit of the list can, so it lands
+    whole or is refused, never lost. Whatever ``change`` raises refuses it and writes nothing; so
+    does a change on disk meanwhile by a program that takes no lock (``ConflictError``, exit code
+    2). A byte-order mark and the file's permissions are kept, and a symbolic link is followed."""
+    from listbuilder.share.locking import locked_edit
+
+    return locked_edit(path, change)

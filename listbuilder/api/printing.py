@@ -113,11 +113,11 @@ def write_file(
     """Write ``data`` to ``path`` atomically: nothing half-written, only over a regular file, and
     never over one of ``inputs`` (files, or folders standing for every file in them) or a file of
     ``catalogs``' rule sets. A refusal is an ``OutputError`` (exit code 3) and touches nothing."""
-    write_output(path, data, read_by(inputs, catalogs), overwrite=overwrite)
+    write_output(path, data, _read_by(inputs, catalogs), overwrite=overwrite)
     return path
 
 
-def read_by(inputs: Sequence[Path], catalogs: Catalogs | None = None) -> list[Path]:
+def _read_by(inputs: Sequence[Path], catalogs: Catalogs | None = None) -> list[Path]:
     """What a command read, for ``write_file`` to keep its output off: ``inputs`` and the folders
     of ``catalogs``' rule sets."""
     return [*inputs, *(catalogs.sources() if catalogs is not None else ())]
@@ -152,7 +152,7 @@ def render_files(
         document_format(output)  # a bad name fails before any work
     reports = [check_list(p, catalogs) for p in paths]
     opponent = check_list(vs, catalogs) if vs is not None else None
-    inputs = [*paths, *([vs] if vs is not None else []), *read_by((), catalogs), *_printed_with(templates)]
+    inputs = [*paths, *([vs] if vs is not None else []), *_read_by((), catalogs), *_printed_with(templates)]
     groups = (
         [(output, reports)]
         if output is not None

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError, OutputError
 from listbuilder.record import Record, record
@@ -128,6 +129,14 @@ class FileEdit(Record):
     after: str  # the text the change gave
     written: bool  # False when the text did not change, or when asked not to write
     bom: bool = False  # the file starts with a byte-order mark (kept when it is written)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "text": self.after,
+            "changed": self.after != self.before,
+            "written": self.written,
+        }
 
     @property
     def data(self) -> bytes:
