@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from listbuilder import __version__
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.printing import budget
+from listbuilder.printing.budget import BudgetedEnvironment, TextLoader
 from listbuilder.printing.pages import Card, ReferenceSheet, Roster
 from listbuilder.rules.catalog import shipped_root
 
@@ -79,8 +80,8 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
                 details=[ErrorDetail(message="--templates names a folder of .html and .css files")],
             )
         folders.insert(0, user_templates)
-    env = ImmutableSandboxedEnvironment(
-        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+    env = BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)
+        loader=TextLoader([str(f) for f in folders]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -126,13 +127,4 @@ def render_document(
 
 
 def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
-    try:
-        return env.get_template(name).render(context)
-    except jinja2.TemplateError as exc:
-        where = getattr(exc, "filename", None) or getattr(exc, "name", None) or name
-        line = getattr(exc, "lineno", None)
-        raise InputError(
-            "a template cannot be used",
-            file=Path(where),
-            details=[ErrorDetail(message=str(getattr(exc, "message", None) or exc), line=line)],
-        ) from None
+    return budget.render(env, name, context)

@@ -1,0 +1,290 @@
+"""A budget for rendering templates, so that no template (the user's own included) hangs a render,
+fills the memory or ends in an internal error.
+
+Jinja's sandbox already keeps a template from reaching Python's internals; it does not bound
+the work. A nested ``range`` loop, ``"x" * 10**7`` (a ten-million-letter word that the PDF
+writer then tries to lay out), ``{{ 1/0 }}``, a template that includes itself or a binary file
+in the template folder used to hang or end with exit code 4. Under this budget each render:
+
+- creates at most ``MAX_RANGE_STEPS`` numbers with ``range`` in all, makes no single value (by
+  ``*`` or ``**``) of more than ``MAX_VALUE_SIZE`` letters or items (or ``MAX_INT_BITS`` bits),
+  and writes at most ``MAX_OUTPUT_CHARS`` characters of HTML;
+- ends within ``MAX_SECONDS`` of wall time, checked at every piece of output and, for loops that
+  write nothing, by a watchdog that interrupts the rendering thread (CPython only);
+- reads templates that are UTF-8 text files of at most ``MAX_TEMPLATE_BYTES``.
+
+Every failure inside a template (a budget, a Python error such as a division by zero, a
+template including itself without end) becomes an ``InputError`` (exit code 2) naming the
+template file and line. The bounds are far above what the built-in templates need for a list
+of 20,000 entries.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import ctypes
+import operator
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from listbuilder.errors import ErrorDetail, InputError
+
+MAX_RANGE_STEPS = 1_000_000
+MAX_VALUE_SIZE = 1_000_000
+MAX_INT_BITS = 100_000
+MAX_OUTPUT_CHARS = 100_000_000
+MAX_SECONDS = 30.0
+MAX_TEMPLATE_BYTES = 1_000_000
+_TOO_DEEP = "templates include each other too deeply (does one include itself?)"
+
+
+class OverBudget(Exception):
+    """A template went past one of the bounds of this module."""
+
+
+class _Budget:
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.monotonic() + seconds
+        self.steps = 0
+        self.chars = 0
+
+    def spend(self, steps: int) -> None:
+        self.steps += steps
+        if self.steps > MAX_RANGE_STEPS:
+            raise OverBudget(f"the template counts past {MAX_RANGE_STEPS:,} with range()")
+
+
+_CURRENT: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("template_budget", default=None)
+
+
+def _range(*args: int) -> range:
+    numbers = range(*args)
+    budget = _CURRENT.get()
+    if budget is not None:
+        budget.spend(len(numbers))
+    return numbers
+
+
+def _sized(value: Any) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
+        raise OverBudget(f"a number of more than {MAX_INT_BITS:,} bits")
+
+
+class BudgetedEnvironment(ImmutableSandboxedEnvironment):
+    """The sandbox, with ``*`` and ``**`` checked for size before they run and a counted ``range``."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.globals["range"] = _range
+        self.globals.pop("lipsum", None)  # lipsum(n) writes n paragraphs: nothing a roster needs
+        for name, method in _GROWING.items():
+            if name in self.filters:
+                self.filters[name] = _checked(self.filters[name], method)
+
+    def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        owner = getattr(__obj, "__self__", None)
+        name = getattr(__obj, "__name__", "")
+        if isinstance(owner, str) and name in _GROWING:
+            _check_growth(name, owner, args, kwargs)
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def call_binop(self, context: jinja2.runtime.Context, operator_name: str, left: Any, right: Any) -> Any:
+        if operator_name == "*":
+            for seq, times in ((left, right), (right, left)):
+                size = len(seq) * times if isinstance(seq, (str, list, tuple)) and isinstance(times, int) else 0
+                if size > MAX_VALUE_SIZE:
+                    raise OverBudget(f"a value of {size:,} letters or items; the bound is {MAX_VALUE_SIZE:,}")
+            result = operator.mul(left, right)
+        else:
+            bits = max(left.bit_length(), 1) * right if isinstance(left, int) and isinstance(right, int) else 0
+            if bits > MAX_INT_BITS:
+                raise OverBudget(f"a number of about {bits:,} bits; the bound is {MAX_INT_BITS:,}")
+            result = operator.pow(left, right)
+        _sized(result)
+        return result
+
+
+def _width(value: str, args: tuple[Any, ...], kwargs: dict[str, Any], key: str = "width") -> int:
+    width = args[0] if args else kwargs.get(key, 0)
+    return width if isinstance(width, int) else 0
+
+
+def _replaced(value: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    old, new = [*args, None, None][:2]
+    if not isinstance(old, str) or not isinstance(new, str):
+        return 0
+    return len(value) + (value.count(old) if old else len(value) + 1) * max(len(new) - len(old), 0)
+
+
+def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    glue, items = (value, args[0] if args else ()) if isinstance(value, str) else (args[0] if args else "", value)
+    if not isinstance(items, (list, tuple)):
+        return 0
+    return sum(len(i) if isinstance(i, str) else 20 for i in items) + len(items) * len(str(glue))
+
+
+def _indented(value: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    width = args[0] if args else kwargs.get("width", 4)
+    step = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+    return len(value) + (value.count("\n") + 1) * step
+
+
+# Filters and text methods whose result can be far larger than their input, and its size.
+_GROWING: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], int]] = {
+    "center": _width,
+    "ljust": _width,
+    "rjust": _width,
+    "zfill": _width,
+    "replace": _replaced,
+    "join": _joined,
+    "indent": _indented,
+    "expandtabs": lambda v, a, k: len(v) * max(_width(v, a, k, "tabsize"), 1),
+}
+
+
+def _check_growth(name: str, value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    size = _GROWING[name](value, args, kwargs) if isinstance(value, (str, list, tuple)) else 0
+    if size > MAX_VALUE_SIZE:
+        raise OverBudget(f"'{name}' would make a value of {size:,} letters; the bound is {MAX_VALUE_SIZE:,}")
+
+
+def _checked(fn: Callable[..., Any], size: Any) -> Callable[..., Any]:
+    """``fn`` (a Jinja filter) refusing to make a value past ``MAX_VALUE_SIZE``."""
+    name = next(n for n, m in _GROWING.items() if m is size)
+    passes = getattr(fn, "jinja_pass_arg", None)  # then Jinja gives a context before the value
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        value, rest = (args[1], args[2:]) if passes is not None else (args[0], args[1:])
+        _check_growth(name, value, rest, kwargs)
+        return fn(*args, **kwargs)
+
+    if passes is not None:
+        guarded.jinja_pass_arg = passes  # type: ignore[attr-defined]
+    return guarded
+
+
+class TextLoader(jinja2.FileSystemLoader):
+    """Templates from folders, each a UTF-8 text file of at most ``MAX_TEMPLATE_BYTES``."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        for folder in self.searchpath:
+            path = Path(folder) / template
+            if path.is_file():
+                break
+        else:
+            return super().get_source(environment, template)  # raises TemplateNotFound
+        size = path.stat().st_size
+        if size > MAX_TEMPLATE_BYTES:
+            raise InputError(
+                f"the template is {size:,} bytes; a template is at most {MAX_TEMPLATE_BYTES:,}",
+                file=path,
+            )
+        raw = path.read_bytes()
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                "the template is not UTF-8 text",
+                file=path,
+                details=[
+                    ErrorDetail(
+                        message=f"byte {exc.start} cannot be decoded",
+                        line=raw[: exc.start].count(b"\n") + 1,
+                        hint="a template folder holds only .html and .css text files",
+                    )
+                ],
+            ) from None
+        return super().get_source(environment, template)
+
+
+def render(env: jinja2.Environment, name: str, context: dict[str, Any], seconds: float | None = None) -> str:
+    """Render template ``name`` within the budget; any failure is an ``InputError`` naming the place."""
+    budget = _Budget(MAX_SECONDS if seconds is None else seconds)
+    token = _CURRENT.set(budget)
+    watchdog = _Watchdog(budget.deadline)
+    try:
+        try:
+            parts = []
+            for piece in env.get_template(name).generate(context):
+                budget.chars += len(piece)
+                if budget.chars > MAX_OUTPUT_CHARS:
+                    raise OverBudget(f"the document grows past {MAX_OUTPUT_CHARS:,} characters")
+                if time.monotonic() > budget.deadline:
+                    raise OverBudget(f"the render takes more than {MAX_SECONDS:g} seconds")
+                parts.append(piece)
+        finally:
+            fired = watchdog.stop()
+        if fired:
+            raise OverBudget(f"the render takes more than {MAX_SECONDS:g} seconds")
+        return "".join(parts)
+    except InputError:
+        raise
+    except RecursionError as exc:
+        raise _located(exc, name, _TOO_DEEP) from None
+    except (OverBudget, jinja2.TemplateError, Exception) as exc:
+        raise _located(exc, name) from None
+    finally:
+        _CURRENT.reset(token)
+
+
+def _located(exc: BaseException, name: str, message: str | None = None) -> InputError:
+    """The error as the user meets it: the template file and line, and what went wrong there."""
+    where: str | None = getattr(exc, "filename", None)
+    line: int | None = getattr(exc, "lineno", None)
+    if where is None:
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if frame.filename.endswith((".html", ".css", ".htm", ".txt")) or "/templates/" in frame.filename:
+                where, line = frame.filename, frame.lineno
+                break
+    text = message or str(getattr(exc, "message", None) or exc)
+    if isinstance(exc, OverBudget) and not text:  # raised by the watchdog, without a message
+        text = f"the render takes more than {MAX_SECONDS:g} seconds"
+    if not isinstance(exc, (OverBudget, jinja2.TemplateError)) and message is None:
+        text = f"{type(exc).__name__}: {text}"
+    hint = "a template may do at most a bounded amount of work" if isinstance(exc, OverBudget) else None
+    return InputError(
+        "a template cannot be used",
+        file=Path(where or name),
+        details=[ErrorDetail(message=text, line=line, hint=hint)],
+    )
+
+
+class _Watchdog:
+    """Interrupts the rendering thread at the deadline, for loops that write nothing (CPython)."""
+
+    def __init__(self, deadline: float) -> None:
+        self.thread_id = threading.get_ident()
+        self.lock = threading.Lock()
+        self.active = True
+        self.fired = False
+        self.timer: threading.Timer | None = None
+        if sys.implementation.name == "cpython":
+            self.timer = threading.Timer(max(deadline - time.monotonic(), 0), self._fire)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _fire(self) -> None:
+        with self.lock:
+            if self.active:
+                self.fired = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread_id), ctypes.py_object(OverBudget))
+
+    def stop(self) -> bool:
+        """Stop watching; whether the deadline passed (a pending interruption is withdrawn)."""
+        if self.timer is not None:
+            self.timer.cancel()
+        with self.lock:
+            self.active = False
+            if self.fired:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread_id), None)
+            return self.fired
