@@ -32,11 +32,9 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path, PurePath
 from types import MappingProxyType
@@ -51,8 +49,20 @@ FORMAT = 2  # bump when the layout of a cache file changes
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
 MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
-# The modules whose source builds what is cached, relative to the package (folders: every .py in them).
-LOADER_CODE = ("record.py", "yamlfile.py", "errors.py", "rules", "odds/load.py", "odds/spec.py", "odds/situation.py")
+# The modules whose source builds what is cached, relative to the package (a folder: every .py in
+# it). tests/test_cache.py checks that every record class found in a cache entry is among them.
+LOADER_CODE = (
+    "record.py",
+    "yamlfile.py",
+    "rules/cache.py",
+    "rules/catalog.py",
+    "rules/formats.py",
+    "rules/schema.py",
+    "rules/reference.py",
+    "odds/load.py",
+    "odds/spec.py",
+    "odds/situation.py",
+)
 PARTS = ("system", "reference", "odds")
 
 
@@ -128,7 +138,7 @@ def encode(value: Any) -> Any:
         return {tag: [[encode(k), encode(v)] for k, v in value.items()]}
     if isinstance(value, PurePath):
         return {_PATH: str(value)}
-    if isinstance(value, Fraction):
+    if type(value).__name__ == "Fraction" and type(value).__module__ == "fractions":  # without importing it
         return {_FRACTION: [value.numerator, value.denominator]}
     if isinstance(value, frozenset):
         return {_FROZENSET: [encode(v) for v in value]}
@@ -165,6 +175,8 @@ def _revive(obj: dict[str, Any]) -> Any:
     if key == _PATH:
         return Path(payload)
     if key == _FRACTION:
+        from fractions import Fraction  # imported only when a cache holds one (odds do; rule sets do not)
+
         return Fraction(*payload)
     if key == _FROZENSET:
         return frozenset(_hashable(v) for v in payload)
@@ -296,7 +308,8 @@ def write_entry(folder: Path, entry: Entry) -> None:
     tmp = None
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=".ruleset-", suffix=".tmp", dir=folder)  # mode 0600
+        tmp = folder / f".ruleset-{os.getpid()}-{threading.get_ident()}-{os.urandom(4).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             view = memoryview(data)
             while view:
