@@ -58,10 +58,10 @@ def test_render_vs_a_huge_power_writes_nothing(tmp_path):
 
 
 def test_the_pool_bound_itself_is_answered_exactly(cli):
-    at = cli("odds", "speed-range-power", "name=A,speed=4,range=12,power=100", "name=B,speed=4,range=12,power=1")
+    at = cli("odds", "speed-range-power", 'Speed 4", Range 12", Power 100', 'Speed 4", Range 12", Power 1')
     assert at.exit_code == 0, at.stderr
     assert "target killed" in at.stdout
-    past = cli("odds", "speed-range-power", "name=A,speed=4,range=12,power=101", "name=B,speed=4,range=12,power=1")
+    past = cli("odds", "speed-range-power", 'Speed 4", Range 12", Power 101', 'Speed 4", Range 12", Power 1')
     assert past.exit_code == 2 and "101 dice in an exploding pool" in past.stderr
 
 
@@ -83,7 +83,7 @@ def test_a_hundred_thousand_figures_validate_and_are_refused_by_odds(tmp_path):
     done, took = run("odds", RANGERS, path)  # being shot at by a small unit is cheap, and exact
     assert done.returncode == 0, done.stderr
     done, took = run(
-        "odds", "deathzap", "name=X,figures=100000,type=Infantry,weapons=Rifle", "Destroyer Team", "--mechanic", "melee"
+        "odds", "deathzap", "Figures 100000, Type Infantry, Weapons Rifle", "Destroyer Team", "--mechanic", "melee"
     )
     assert done.returncode == 2 and f"figures a side in a melee, and the bound is {bounds.MAX_MELEE_FIGURES}" in (
         done.stderr
@@ -101,7 +101,7 @@ def test_a_hundred_thousand_figures_validate_and_are_refused_by_odds(tmp_path):
     ],
 )
 def test_melee_bounds_on_both_sides(cli, figures, kind, refused):
-    unit = f"name=X,figures={figures},type={kind},weapons=Rifle"
+    unit = f"Figures {figures}, Type {kind}, Weapons Rifle"
     result = cli("odds", "deathzap", unit, unit, "--mechanic", "melee")
     if refused is None:
         assert result.exit_code == 0, result.stderr
