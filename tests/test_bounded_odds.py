@@ -136,3 +136,26 @@ def test_a_rules_card_grid_past_the_bound_is_refused(cli, tmp_path):
     assert not (tmp_path / "card.html").exists()
     odds.write_text(odds.read_text().replace("card_grid: [1, 900]", f"card_grid: [1, {bounds.MAX_CARD_GRID}]"))
     assert cli("card", "big-card", "--catalogs", root, "-o", tmp_path / "card.html").exit_code == 0
+
+
+def test_grids_of_huge_lists_are_refused_quickly(tmp_path):
+    many = tmp_path / "many.yaml"
+    many.write_text(
+        "system: speed-range-power\nname: Many\npoints: 10000000\nunits:\n  - unit: Cameleer\n    count: 100000\n"
+    )
+    lines = ["system: speed-range-power", "name: Distinct", "points: 10000000", "units:"]
+    for i in range(201):
+        lines += [f"  - name: U{i}", "    speed: 4", f"    range: {i % 24 + 1}", f"    power: {i % 10 + 1}"]
+    distinct = tmp_path / "distinct.yaml"
+    distinct.write_text("\n".join(lines) + "\n")
+    for args, message in [
+        (("odds", CAMELS, many), "100,000 models in Many for an odds grid, and the bound is 10,000"),
+        (("render", CAMELS, "--vs", many, "-o", tmp_path / "r.html"), "100,000 models in Many"),
+        (("odds", distinct, distinct), "40,401 different pairs of units in an odds grid, and the bound is 40,000"),
+    ]:
+        done, took = run(*args)
+        assert done.returncode == 2 and message in done.stderr and took < 30
+        assert "compare smaller lists" in done.stderr
+    assert not (tmp_path / "r.html").exists()
+    done, _ = run("odds", many, CAMELS)  # as the attacker, one row per entry: cheap, and answered
+    assert done.returncode == 0, done.stderr

@@ -15,7 +15,7 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, did_you_mean
-from listbuilder.odds import dice, load, pools, tables
+from listbuilder.odds import bounds, dice, load, pools, tables
 from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.load import load_odds
 from listbuilder.odds.results import CardTable, Tally, figure, percent
@@ -214,6 +214,8 @@ def matrix(
     system: System, units_a: Sequence[Unit], units_b: Sequence[Unit], *, mechanic: str | None = None, **situation: Any
 ) -> Matrix:
     """Each unit of ``units_a`` attacking each unit of ``units_b`` (see ``Matrix``)."""
+    pairs = len({id(u) for u in units_a}) * len({id(u) for u in units_b})
+    bounds.check(pairs, bounds.MAX_GRID_PAIRS, "different pairs of units in an odds grid", GRID_HINT)
     m = mechanic_of(system, mechanic)
     cells = []
     for attacker in units_a:
@@ -244,8 +246,13 @@ def matrix(
     )
 
 
+GRID_HINT = "compare smaller lists, or single units with 'listbuilder odds SYSTEM ATTACKER TARGET'"
+
+
 def fielded(report: Report) -> list[Unit]:
     """Every unit a list fields, one per copy: a line of 4 Windblades gives 4."""
+    copies = sum(line.entry.count for line in report.lines)
+    bounds.check(copies, bounds.MAX_GRID_MODELS, f"models in {report.army.name} for an odds grid", GRID_HINT)
     return [line.entry.unit for line in report.lines for _ in range(line.entry.count)]
 
 

@@ -22,6 +22,8 @@ MAX_MELEE_FIGURES = 24  # figures a side in a melee fought to the end, round by 
 MAX_MELEE_DICE = 96  # dice a side rolls in one round of such a melee (24 figures of 4 dice v the same: 1.5 s)
 MAX_JOINT_OUTCOMES = 1_000_000  # the joint rolls of dice rolled together and compared
 MAX_CARD_GRID = 24  # rows or columns of a rules card's odds grid
+MAX_GRID_MODELS = 10_000  # models a side in a list-against-list grid (each copy of an entry is a column's share)
+MAX_GRID_PAIRS = 40_000  # different attacker-target pairs in such a grid (200 v 200 different units)
 
 
 class TooMuchWork(OddsError):
