@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -65,7 +65,7 @@ def font_faces(embed: bool) -> str:
     return "\n".join(faces)
 
 
-@cache
+@lru_cache(maxsize=16)  # per template folder; bounded, for a server that is handed many
 def environment(user_templates: Path | None = None) -> jinja2.Environment:
     """A sandboxed Jinja environment: the user's templates first, then the built-in ones.
 
