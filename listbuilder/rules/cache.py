@@ -57,6 +57,8 @@ LOADER_CODE = (
     "rules/cache.py",
     "rules/catalog.py",
     "rules/formats.py",
+    "rules/forcerules",
+    "rules/loadout.py",
     "rules/schema.py",
     "rules/reference.py",
     "odds/load.py",
