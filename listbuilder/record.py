@@ -6,14 +6,88 @@ start-up budget of ``listbuilder validate``. ``@record`` keeps what dataclasses 
 fields, defaults, ``dataclasses.fields``, ``dataclasses.replace``, type-checker support) but
 shares one generic ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` among all records,
 and refuses assignment after construction.
+
+Records are *deeply* immutable and hashable, so a long-running process (a web server holding
+one catalog for hours) can share them freely: whatever a record is built from, plain dicts and
+lists included, is frozen on the way in (``freeze``): lists and tuples become tuples, dicts
+become ``FrozenMap``, sets become frozensets. A record can therefore always be rebuilt from the
+plain values of a JSON or YAML file.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar, dataclass_transform
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from pathlib import PosixPath, WindowsPath
+from typing import Any, NoReturn, TypeVar, dataclass_transform
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenMap(dict[K, V]):
+    """A read-only, hashable mapping whose values are frozen too.
+
+    It is a ``dict`` underneath, so lookups cost what a dict's do and ``json``, pydantic-core and
+    templates take it as one; every method that would change it raises ``TypeError``.
+    (``types.MappingProxyType`` is neither hashable nor picklable.)
+    """
+
+    __slots__ = ()
+
+    def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = (), /) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        dict.__init__(self, ((k, freeze(v)) for k, v in pairs))
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(f"a {type(self).__name__} cannot be changed; build a new one")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict.__repr__(self)})"
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes, complex, Fraction, PosixPath, WindowsPath})
+_MISSING: Any = dataclasses.MISSING
+
+
+def freeze(value: Any) -> Any:
+    """``value`` made deeply immutable: lists and tuples become tuples, mappings ``FrozenMap``,
+    sets frozensets; records and other hashable values stay as they are.
+
+    Raises ``TypeError`` for a value that is neither (a mutable object a record must not hold).
+    """
+    kind = type(value)
+    if kind in _PLAIN or kind is FrozenMap or isinstance(value, Record):
+        return value
+    if kind is tuple:
+        for v in value:  # most tuples hold records or plain values already: keep them as they are
+            if type(v) not in _PLAIN and not isinstance(v, Record):
+                return tuple([freeze(v) for v in value])
+        return value
+    if kind is list:
+        return tuple([freeze(v) for v in value])
+    if kind is dict or isinstance(value, Mapping):
+        return FrozenMap(value)
+    if isinstance(value, set | frozenset):
+        return frozenset(freeze(v) for v in value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
+        return kind._make(freeze(v) for v in value)  # type: ignore[attr-defined]
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"a record cannot hold a {kind.__name__}: it can be changed") from None
+    return value
 
 
 class Record:
@@ -21,18 +95,23 @@ class Record:
 
     __slots__ = ()
     __record_fields__: tuple[dataclasses.Field[Any], ...] = ()
+    # (name, default, default factory) of each field: what __init__ needs, read once per class.
+    __record_init__: tuple[tuple[str, Any, Any], ...] = ()
 
     def __init__(self, **values: Any) -> None:
-        for f in self.__record_fields__:
-            if f.name in values:
-                value = values.pop(f.name)
-            elif f.default is not dataclasses.MISSING:
-                value = f.default
-            elif f.default_factory is not dataclasses.MISSING:
-                value = f.default_factory()
+        own = self.__dict__  # every record class has one; assigning through it skips __setattr__
+        for name, default, factory in self.__record_init__:
+            if name in values:
+                value = values.pop(name)
+                if type(value) not in _PLAIN and not isinstance(value, Record):
+                    value = freeze(value)
+            elif default is not _MISSING:
+                value = default  # a field's default is immutable: dataclasses refuses a list or dict
+            elif factory is not _MISSING:
+                value = freeze(factory())
             else:
-                raise TypeError(f"{type(self).__name__}() missing required argument '{f.name}'")
-            object.__setattr__(self, f.name, value)
+                raise TypeError(f"{type(self).__name__}() missing required argument '{name}'")
+            own[name] = value
         if values:
             raise TypeError(f"{type(self).__name__}() got unexpected arguments: {', '.join(values)}")
 
@@ -66,4 +145,5 @@ def record(cls: type[T]) -> type[T]:
     # With every generator switched off, dataclass() only collects the fields: no exec.
     done = dataclasses.dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
     done.__record_fields__ = tuple(dataclasses.fields(done))  # type: ignore[attr-defined]
+    done.__record_init__ = tuple((f.name, f.default, f.default_factory) for f in done.__record_fields__)  # type: ignore[attr-defined]
     return done

@@ -14,14 +14,12 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from listbuilder.errors import ErrorDetail, InputError, Location, OutputError
-from listbuilder.record import Record, record
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
     from yaml import CSafeLoader as _Loader
@@ -32,15 +30,29 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 
 
-@record
-class Document(Record):
-    """A parsed YAML file: its data and the line/column (1-based) of every value in it."""
+class Document:
+    """A parsed YAML file: its data and the line/column (1-based) of every value in it.
 
-    path: Path
-    data: Any
-    positions: dict[Location, tuple[int, int]]
-    text: str
-    key_positions: dict[Location, tuple[int, int]] = field(default_factory=dict)
+    Not a record: ``data`` is the file's plain dicts and lists exactly as written, which the
+    readers check and turn into (deeply immutable) records; a Document never leaves a reader.
+    """
+
+    __slots__ = ("data", "key_positions", "path", "positions", "text")
+
+    def __init__(
+        self,
+        *,
+        path: Path,
+        data: Any,
+        positions: dict[Location, tuple[int, int]],
+        text: str,
+        key_positions: dict[Location, tuple[int, int]] | None = None,
+    ) -> None:
+        self.path = path
+        self.data = data
+        self.positions = positions
+        self.text = text
+        self.key_positions = key_positions if key_positions is not None else {}
 
     def locate(self, path: Location, key: bool = False) -> tuple[int | None, int | None]:
         """The line and column of the value at ``path`` (of its key, if ``key``), or of its

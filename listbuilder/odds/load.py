@@ -113,7 +113,7 @@ def _keys_at(cls: Any, parts: Location) -> list[str]:
             tp = typing.get_type_hints(tp).get(part)
         elif typing.get_origin(tp) is tuple and isinstance(part, int):
             tp = args[0]
-        elif typing.get_origin(tp) is dict and isinstance(part, str):
+        elif typing.get_origin(tp) in (dict, Mapping) and isinstance(part, str):
             tp = args[1]
         else:
             return []
@@ -218,7 +218,7 @@ class _Checker:
                 if option is None:
                     self.error(where, f"no option '{key}'", did_you_mean(key, self.options))
                     continue
-                for value in wanted if isinstance(wanted, list) else [wanted]:
+                for value in wanted if isinstance(wanted, list | tuple) else [wanted]:
                     self.value(where, key, option, value)
 
     def value(self, path: Location, key: str, option: Any, value: Any) -> None:

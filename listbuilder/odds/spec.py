@@ -9,9 +9,10 @@ source line it comes from. Nothing in this module or the engines names a rule se
 """
 
 # No "from __future__ import annotations": schema.py builds validators from real annotations.
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from listbuilder.record import Record, record
+from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import Ruling
 from listbuilder.rules.schema import doc
 
@@ -46,8 +47,8 @@ class FromUnit(Record):
 
     stat: str = doc("the stat read, e.g. 'power' or 'type'")
     property: str | None = doc("for a choice stat: the property read, e.g. 'attacks'", default=None)
-    where: dict[str, Any] = doc(
-        "only choices whose properties have these values (absent counts as null)", default_factory=dict
+    where: Mapping[str, Any] = doc(
+        "only choices whose properties have these values (absent counts as null)", default_factory=FrozenMap
     )
     source: str = doc("where the source text gives it", default="")
 
@@ -62,11 +63,11 @@ class Modifier(Record):
     property: str | None = doc(
         "the property holding the amount, e.g. 'bonus' or 'own_turn' ('+1' is read as 1)", default=None
     )
-    where: dict[str, Any] = doc(
-        "only choices whose properties have these values (absent counts as null)", default_factory=dict
+    where: Mapping[str, Any] = doc(
+        "only choices whose properties have these values (absent counts as null)", default_factory=FrozenMap
     )
-    when: dict[str, Any] = doc(WHEN_DOC, default_factory=dict)
-    unless: dict[str, Any] = doc(UNLESS_DOC, default_factory=dict)
+    when: Mapping[str, Any] = doc(WHEN_DOC, default_factory=FrozenMap)
+    unless: Mapping[str, Any] = doc(UNLESS_DOC, default_factory=FrozenMap)
     figures: Literal["all", "one"] = doc(
         "'all' figures of the side, or 'one' (e.g. only the leader figure)", default="all"
     )
@@ -82,8 +83,8 @@ class DiceChange(Record):
     per: int = doc("dice gained (or lost, if negative) for each step past 'start'")
     start: int = doc("the option's value that changes nothing", default=1)
     floor: int | None = doc("never fewer dice than this (nor than the unit had, if fewer)", default=None)
-    when: dict[str, Any] = doc(WHEN_DOC, default_factory=dict)
-    unless: dict[str, Any] = doc(UNLESS_DOC, default_factory=dict)
+    when: Mapping[str, Any] = doc(WHEN_DOC, default_factory=FrozenMap)
+    unless: Mapping[str, Any] = doc(UNLESS_DOC, default_factory=FrozenMap)
     source: str = doc("where the source text gives it")
 
 
@@ -96,8 +97,8 @@ class Requirement(Record):
     property: str | None = doc("a property that must equal 'equals'; or give 'any_of'", default=None)
     equals: Any = doc("the value the property must have", default=True)
     any_of: tuple[str, ...] = doc("choice names, one of which the side must have", default=())
-    when: dict[str, Any] = doc(WHEN_DOC, default_factory=dict)
-    unless: dict[str, Any] = doc(UNLESS_DOC, default_factory=dict)
+    when: Mapping[str, Any] = doc(WHEN_DOC, default_factory=FrozenMap)
+    unless: Mapping[str, Any] = doc(UNLESS_DOC, default_factory=FrozenMap)
     reason: str = doc("why not, as a message ends: 'cannot make ranged attacks'")
     source: str = doc("where the source text gives it")
 
@@ -108,8 +109,8 @@ class Override(Record):
 
     side: Sides = doc("whose number is replaced")
     value: int = doc("the number used instead")
-    when: dict[str, Any] = doc(WHEN_DOC, default_factory=dict)
-    unless: dict[str, Any] = doc(UNLESS_DOC, default_factory=dict)
+    when: Mapping[str, Any] = doc(WHEN_DOC, default_factory=FrozenMap)
+    unless: Mapping[str, Any] = doc(UNLESS_DOC, default_factory=FrozenMap)
     source: str = doc("where the source text gives it")
 
 
@@ -145,8 +146,8 @@ class SpecialRoll(Record):
     stat: str = doc("a choice(s) stat")
     property: str = doc("the property tested, e.g. 'four_dice'")
     equals: Any = doc("the value it must have, e.g. 'in melee'", default=True)
-    when: dict[str, Any] = doc(WHEN_DOC, default_factory=dict)
-    unless: dict[str, Any] = doc(UNLESS_DOC, default_factory=dict)
+    when: Mapping[str, Any] = doc(WHEN_DOC, default_factory=FrozenMap)
+    unless: Mapping[str, Any] = doc(UNLESS_DOC, default_factory=FrozenMap)
     source: str = doc("where the source text gives it")
 
 
@@ -198,7 +199,7 @@ class Save(Record):
     """A saving throw the losing target makes, its roll set by a choice option (cover)."""
 
     option: str = doc("the choice option, e.g. 'cover'")
-    on: dict[str, int] = doc("the roll that saves for each value of the option that gives a save, e.g. {soft: 5}")
+    on: Mapping[str, int] = doc("the roll that saves for each value of the option that gives a save, e.g. {soft: 5}")
     sides: int = doc("sides of the save die", default=6)
     source: str = doc("where the source text gives it")
 
@@ -218,7 +219,7 @@ class HitsNeeded(Record):
 
     stat: str = doc("the target's choice stat, e.g. 'type'")
     option: str = doc("the choice option, e.g. 'cover'")
-    properties: dict[str, str] = doc("for each option value, the property to read, e.g. {open: hits_open}")
+    properties: Mapping[str, str] = doc("for each option value, the property to read, e.g. {open: hits_open}")
     source: str = doc("where the source text gives it")
 
 
@@ -269,7 +270,7 @@ class RatioTable(Record):
     id: str = doc(_COMMON["id"])
     title: str = doc(_COMMON["title"])
     source: str = doc(_COMMON["source"])
-    options: dict[str, Option] = doc("the situational options, by keyword", default_factory=dict)
+    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
     stat: str = doc("the number stat compared: attacker's over target's")
     roll: Roll = doc("the usual roll")
     special_rolls: tuple[SpecialRoll, ...] = doc("other rolls for some units, first match wins", default=())
@@ -290,7 +291,7 @@ class BandedSave(Record):
     id: str = doc(_COMMON["id"])
     title: str = doc(_COMMON["title"])
     source: str = doc(_COMMON["source"])
-    options: dict[str, Option] = doc("the situational options, by keyword", default_factory=dict)
+    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
     stat: str = doc("the saving side's number stat, e.g. 'armour'")
     against: str = doc("the number option it is compared to, e.g. 'tokens'")
     side: Side = doc("who saves", default="target")
@@ -312,7 +313,7 @@ class OpposedPools(Record):
     id: str = doc(_COMMON["id"])
     title: str = doc(_COMMON["title"])
     source: str = doc(_COMMON["source"])
-    options: dict[str, Option] = doc("the situational options, by keyword", default_factory=dict)
+    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
     dice: FromUnit = doc("how many dice a side rolls")
     success_on: int | None = doc("the roll a die needs to succeed; or give 'success_from'", default=None)
     success_from: FromUnit | None = doc("the roll needed, read from the side", default=None)
@@ -337,7 +338,7 @@ class HitsPerCasualty(Record):
     id: str = doc(_COMMON["id"])
     title: str = doc(_COMMON["title"])
     source: str = doc(_COMMON["source"])
-    options: dict[str, Option] = doc("the situational options, by keyword", default_factory=dict)
+    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
     shots: FromUnit = doc("shots of each weapon, from the attacker's weapons stat")
     figures: str | None = doc("the number stat of figures: each fires, and each can be a casualty", default=None)
     weapon_option: str | None = doc("a choice option naming the one weapon fired; 'all' fires each", default=None)
@@ -359,7 +360,7 @@ class UnitMelee(Record):
     id: str = doc(_COMMON["id"])
     title: str = doc(_COMMON["title"])
     source: str = doc(_COMMON["source"])
-    options: dict[str, Option] = doc("the situational options, by keyword", default_factory=dict)
+    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
     figures: str = doc("the number stat of figures in a unit")
     dice: FromUnit = doc("combat dice per figure")
     hits_per_casualty: FromUnit = doc("hits that make one casualty on a unit")
@@ -376,7 +377,7 @@ class PairedRolls(Record):
     id: str = doc(_COMMON["id"])
     title: str = doc(_COMMON["title"])
     source: str = doc(_COMMON["source"])
-    options: dict[str, Option] = doc("the situational options, by keyword", default_factory=dict)
+    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
     sides: int = doc("sides of each figure's die", default=6)
     modifiers: tuple[Modifier, ...] = doc("added to a figure's roll", default=())
     pairing_option: str = doc("the choice option whose value names the pairing")

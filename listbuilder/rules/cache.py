@@ -41,7 +41,7 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from listbuilder import __version__
-from listbuilder.record import Record
+from listbuilder.record import FrozenMap, Record
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -115,7 +115,7 @@ def fingerprint(kind: str, files: Sequence[Path]) -> str | None:
 # JSON objects are mappings with text keys; everything else is tagged with a key that starts
 # with NUL, which no catalog key can (yamlfile refuses NUL in a file).
 
-_RECORD, _TUPLE, _DICT, _PATH, _FRACTION, _FROZENSET, _PROXY = (f"\0{c}" for c in "RTDPFSM")
+_RECORD, _TUPLE, _DICT, _PATH, _FRACTION, _FROZENSET, _PROXY, _FROZENMAP = (f"\0{c}" for c in "RTDPFSMZ")
 
 
 class NotPlain(TypeError):
@@ -133,6 +133,8 @@ def encode(value: Any) -> Any:
         return {_TUPLE: [encode(v) for v in value]}
     if isinstance(value, list):
         return [encode(v) for v in value]
+    if isinstance(value, FrozenMap):  # a record's mapping: read back as one, so it stays immutable
+        return {_FROZENMAP: [[encode(k), encode(v)] for k, v in value.items()]}
     if isinstance(value, (dict, MappingProxyType)):
         if type(value) is dict and all(type(k) is str and not k.startswith("\0") for k in value):
             return {k: encode(v) for k, v in value.items()}
@@ -174,6 +176,8 @@ def _revive(obj: dict[str, Any]) -> Any:
         return {_hashable(k): v for k, v in payload}
     if key == _PROXY:
         return MappingProxyType({_hashable(k): v for k, v in payload})
+    if key == _FROZENMAP:
+        return FrozenMap((_hashable(k), v) for k, v in payload)
     if key == _PATH:
         return Path(payload)
     if key == _FRACTION:

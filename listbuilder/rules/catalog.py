@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
 from pathlib import Path
@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
-from listbuilder.record import Record, record
+from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.formats import (
     FactionFile,
@@ -79,8 +79,8 @@ class System(Record):
 
     definition: SystemFile
     folder: Path
-    units: dict[str, Unit] = field(default_factory=dict)  # by lower-case name
-    factions: dict[str, list[Unit]] = field(default_factory=dict)
+    units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by lower-case name
+    factions: Mapping[str, tuple[Unit, ...]] = field(default_factory=FrozenMap)
 
     @property
     def id(self) -> str:
@@ -156,7 +156,8 @@ class System(Record):
                 else:
                     stats[key] = choice.name
             else:
-                items = value if isinstance(value, list) else None
+                # a list in a file; a tuple once a catalog unit is frozen (its history is read again from it)
+                items = value if isinstance(value, list | tuple) else None
                 if items is None:
                     errors.append(
                         doc.detail(
@@ -271,13 +272,16 @@ class Catalogs:
             "a mapping of keys to values",
             lambda d, doc: check_system(d, doc, defining[0].name),
         )
+        # Read with the rule set alone, then built once: a System never changes after it is made.
         system = System(definition=definition, folder=defining[0])
+        units: dict[str, Unit] = {}
+        factions: dict[str, list[Unit]] = {}
         for folder in folders:
-            factions = folder / FACTIONS_DIR
-            if factions.is_dir():
-                for file in sorted(factions.glob("*.yaml")):
-                    self._load_faction(system, file)
-        return system
+            found = folder / FACTIONS_DIR
+            if found.is_dir():
+                for file in sorted(found.glob("*.yaml")):
+                    self._load_faction(system, file, units, factions)
+        return dataclasses.replace(system, units=units, factions=factions)
 
     @staticmethod
     def _read_history(
@@ -286,7 +290,7 @@ class Catalogs:
         """A unit's ``history``: its stats in older catalog revisions, so old lists can be warned."""
         raw = data.get("history", [])
         where = (*path, "history")
-        if not isinstance(raw, list):
+        if not isinstance(raw, list | tuple):
             return (), [doc.detail(where, f"expected a list of older versions, found {describe_value(raw)}")]
         versions: list[UnitVersion] = []
         errors: list[ErrorDetail] = []
@@ -294,7 +298,7 @@ class Catalogs:
         for j, old in enumerate(raw):
             at = (*where, j)
             if (
-                not isinstance(old, dict)
+                not isinstance(old, Mapping)
                 or not isinstance(old.get("revision"), int)
                 or isinstance(old["revision"], bool)
             ):
@@ -315,7 +319,10 @@ class Catalogs:
                 versions.append(UnitVersion(revision=old["revision"], stats=unit.stats))
         return tuple(versions), errors
 
-    def _load_faction(self, system: System, path: Path) -> None:
+    def _load_faction(
+        self, system: System, path: Path, known: dict[str, Unit], factions: dict[str, list[Unit]]
+    ) -> None:
+        """Read one unit catalog into ``known`` (by lower-case name) and ``factions``."""
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
         errors: list[ErrorDetail] = []
         units: list[Unit] = []
@@ -327,7 +334,7 @@ class Catalogs:
             history, history_errors = self._read_history(system, data, doc, ("units", i))
             errors += history_errors
             unit = dataclasses.replace(unit, history=history)
-            clash = system.units.get(unit.name.lower())
+            clash = known.get(unit.name.lower())
             if clash is not None or any(u.name.lower() == unit.name.lower() for u in units):
                 where = f"the faction {clash.faction}" if clash else "this file"
                 errors.append(
@@ -341,9 +348,9 @@ class Catalogs:
             units.append(dataclasses.replace(unit, faction=faction.faction))
         if errors:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
-        system.factions.setdefault(faction.faction, []).extend(units)
+        factions.setdefault(faction.faction, []).extend(units)
         for unit in units:
-            system.units[unit.name.lower()] = unit
+            known[unit.name.lower()] = unit
 
 
 def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDetail]:

@@ -7,9 +7,10 @@ and the JSON Schema quote them). Nothing here names a rule set: every rule is da
 
 # No "from __future__ import annotations" here: real annotation objects let schema.py build
 # validators without evaluating strings, which is a measurable part of start-up time.
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from listbuilder.record import Record, record
+from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.forcerules import (  # noqa: F401  (the kinds are part of this format)
     CONSTRAINT_KINDS,
     AtLeast,
@@ -45,7 +46,9 @@ class Choice(Record):
 
     name: str = doc("the value as the rules name it, e.g. 'Soldier'")
     summary: str = doc("what it does, in our own words", default="")
-    properties: dict[str, Any] = doc("facts the rules attach to it (attacks, moves, range...)", default_factory=dict)
+    properties: Mapping[str, Any] = doc(
+        "facts the rules attach to it (attacks, moves, range...)", default_factory=FrozenMap
+    )
     source: str = doc("where the source text gives it, e.g. 'line 8'", default="")
 
 
@@ -131,7 +134,9 @@ class FiguresCost(Record):
 
     kind: Literal["figures"] = doc("'figures'")
     weight_stat: str | None = doc("the stat that sets a figure's weight, e.g. 'type'", default=None)
-    weights: dict[str, int] = doc("weight per value of 'weight_stat'; others weigh 'default'", default_factory=dict)
+    weights: Mapping[str, int] = doc(
+        "weight per value of 'weight_stat'; others weigh 'default'", default_factory=FrozenMap
+    )
     default: int = doc("the weight of any other figure", default=1)
     unit: Literal["figures"] = doc("what the total is counted in", default="figures")
     source: str = doc("where the source text (or a ruling) gives the weighting", default="")
@@ -163,14 +168,14 @@ class SystemFile(Record):
     revision: int = doc("bump when units or costs change, so saved lists can notice")
     model: Noun = doc("what one model is called")
     force: str = doc("what a force is called, e.g. 'warband'")
-    stats: dict[str, Stat] = doc("the stats a unit has, by key (the key used in list files)")
+    stats: Mapping[str, Stat] = doc("the stats a unit has, by key (the key used in list files)")
     cost: Cost = doc("how a unit is costed")
     figures_stat: str | None = doc(
         "the stat giving the number of models in one unit, if units are groups", default=None
     )
     default_limit: int | None = doc("the standard size of a game, used when a list gives none", default=None)
     default_limit_source: str = doc("where the source text gives the standard size", default="")
-    groups: dict[str, Group] = doc("named selections that the force rules count", default_factory=dict)
+    groups: Mapping[str, Group] = doc("named selections that the force rules count", default_factory=FrozenMap)
     constraints: tuple[Constraint, ...] = doc("the force rules", default=())
     rulings: tuple[Ruling, ...] = doc("declared readings of the text", default=())
 
@@ -182,7 +187,7 @@ class FactionFile(Record):
     faction: str = doc("the faction's name")
     summary: str = doc("a sentence on the faction", default="")
     source: str = doc("where the units come from, e.g. the source text's example", default="")
-    units: tuple[dict[str, Any], ...] = doc("the units: a name and the rule set's stats each")
+    units: tuple[Mapping[str, Any], ...] = doc("the units: a name and the rule set's stats each")
 
 
 # --- resolved, ready-to-use objects ----------------------------------------------------------
@@ -193,7 +198,7 @@ class UnitVersion(Record):
     """A catalog unit's stats as they were up to and including a catalog revision."""
 
     revision: int
-    stats: dict[str, Any]
+    stats: Mapping[str, Any]
 
 
 @record
@@ -201,14 +206,14 @@ class Unit(Record):
     """A unit profile: a catalog unit or a custom one from a list, with stats checked for type."""
 
     name: str
-    stats: dict[str, Any]
+    stats: Mapping[str, Any]
     leader: bool = False
     faction: str | None = None
     notes: str = ""
     source: str = ""
     history: tuple[UnitVersion, ...] = ()
 
-    def stats_at(self, revision: int) -> dict[str, Any]:
+    def stats_at(self, revision: int) -> Mapping[str, Any]:
         """The stats this unit had in catalog ``revision`` (its current stats if unchanged since)."""
         for version in sorted(self.history, key=lambda v: v.revision):
             if revision <= version.revision:

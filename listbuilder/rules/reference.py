@@ -8,12 +8,12 @@ Each item says which units "use" it, so a reference sheet prints only what a lis
 """
 
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import ErrorDetail
-from listbuilder.record import Record, record
+from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
@@ -91,10 +91,10 @@ class Column(Record):
     show: str = doc(
         "a template over the choice's name, summary and properties, e.g. '{name} {range}\" x{shots}'", default=""
     )
-    flags: dict[str, str] = doc(
+    flags: Mapping[str, str] = doc(
         "instead of 'show': true/false properties and the word printed for each that is true, "
         "e.g. {charges: charge, defends: defend} prints 'charge, defend'",
-        default_factory=dict,
+        default_factory=FrozenMap,
     )
     source: str = doc("where the source text gives the values", default="")
 

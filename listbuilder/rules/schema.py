@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.record import FrozenMap, freeze
 from listbuilder.yamlfile import Document
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def schema_for(tp: Any) -> cs.CoreSchema:
     if tp is float:
         return cs.float_schema(strict=False, allow_inf_nan=False)
     if tp is Any:
-        return cs.any_schema()
+        return cs.no_info_after_validator_function(freeze, cs.any_schema())
     if origin is Literal:
         return cs.literal_schema(list(get_args(tp)))
     if origin is tuple:
@@ -83,7 +84,9 @@ def schema_for(tp: Any) -> cs.CoreSchema:
         return cs.tuple_schema([schema_for(args[0])], variadic_item_index=0, strict=False)
     if origin in (dict, Mapping, typing.Mapping) or tp is dict:
         key, value = get_args(tp) or (str, Any)
-        return cs.dict_schema(schema_for(key), schema_for(value), strict=True)
+        return cs.no_info_after_validator_function(
+            FrozenMap, cs.dict_schema(schema_for(key), schema_for(value), strict=True)
+        )
     if origin in (Union, types.UnionType):
         args = [a for a in get_args(tp) if a is not type(None)]
         inner: cs.CoreSchema
