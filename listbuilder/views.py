@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from listbuilder.share.diff import ListDiff
     from listbuilder.share.editing import EditResult
 from listbuilder.rules.catalog import System
-from listbuilder.rules.formats import Unit
+from listbuilder.rules.formats import Noun, Unit
 from listbuilder.rules.statline import stats_text
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
@@ -63,10 +63,16 @@ def stats_line(system: System, unit: Unit) -> str:
     return stats_text(system, unit)
 
 
-def amount(n: int | None, unit: str) -> str:
+def amount(n: int | None, measure: Noun) -> str:
+    """``100 points``, ``1 figure``, ``no limit``: a number in the rule set's measure."""
     if n is None:
         return "no limit"
-    return f"{n:,} {unit if n != 1 else unit[:-1]}"
+    return f"{n:,} {measure.of(n)}"
+
+
+def leader_tag(system: System) -> str:
+    """`` (leader)``, in the rule set's word, after a leader's name."""
+    return f" ({system.definition.leader.singular})"
 
 
 def total_text(report: Report, say_no_limit: bool = False) -> str:
@@ -74,10 +80,10 @@ def total_text(report: Report, say_no_limit: bool = False) -> str:
     models = report.models
     noun = report.system.definition.model.of(models)
     if report.limit:
-        total = f"{report.total:,} of {amount(report.limit, report.unit)}"
+        total = f"{report.total:,} of {amount(report.limit, report.measure)}"
     else:
-        total = amount(report.total, report.unit) + (", no limit" if say_no_limit else "")
-    if report.unit != "figures":
+        total = amount(report.total, report.measure) + (", no limit" if say_no_limit else "")
+    if not report.system.counts_figures:
         total += f", {models:,} {noun}"
     elif models != report.total:  # some figures count extra: say how many stand on the table
         total += f" ({models:,} {noun} on the table)"
@@ -110,7 +116,7 @@ def points(report: Report, strict: bool = False) -> str:
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
         e = line.entry
-        name = e.unit.name + (" (leader)" if e.leader else "") + (" (custom)" if e.custom else "")
+        name = e.unit.name + (leader_tag(report.system) if e.leader else "") + (" (custom)" if e.custom else "")
         rows.append([str(e.index + 1), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
@@ -125,7 +131,7 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
     total = sum(p.points for p in parts)
     lines = [f"{unit.name} ({system.id}): {stats_line(system, unit)}"]
     rows = [[f"{p.label} {p.value}", p.rate, f"{p.points:,}"] for p in parts]
-    rows.append(["total", "", f"{amount(total, system.size_unit)}"])
+    rows.append(["total", "", f"{amount(total, system.measure)}"])
     lines += table(rows, right=(2,))
     if problems:
         errors = any(p.severity == "error" for p in problems)
@@ -145,7 +151,7 @@ def systems(all_systems: Sequence[System]) -> str:
                 d.id,
                 d.name,
                 s.size_unit,
-                amount(d.default_limit, s.size_unit) if d.default_limit else "agreed",
+                amount(d.default_limit, s.measure) if d.default_limit else "agreed",
                 str(len(s.units)),
             ]
         )
@@ -165,8 +171,8 @@ def catalog(listing: CatalogListing) -> str:
         rows = []
         for item in items:
             u = item.unit
-            lead = " (leader)" if u.leader else ""
-            rows.append([u.name + lead, stats_line(system, u), amount(item.cost, system.size_unit)])
+            lead = leader_tag(system) if u.leader else ""
+            rows.append([u.name + lead, stats_line(system, u), amount(item.cost, system.measure)])
         lines += table(rows, right=(2,))
         lines.append("")
     return "\n".join(lines).rstrip()

@@ -80,6 +80,8 @@ SIXTH = """\
     revision: 1
     model: {singular: trooper, plural: troopers}
     force: legion
+    measure: {singular: stand, plural: stands}
+    leader: {singular: centurion, plural: centurions}
     figures_stat: size
     default_limit: 30
     stats:
@@ -143,15 +145,15 @@ def test_a_sixth_rule_set_works_with_no_code_change(tmp_path, cli, write_list):
     # 8 foot + 4 horse + 1 engine = 13 troopers; engines weigh 5: 8 + 4 + 5 = 17 of 30
     ok = cli("validate", "--catalogs", root, legal)
     assert ok.exit_code == 0, ok.stdout + ok.stderr
-    assert "legal: Reds (pocket-legions), 17 of 30 figures (13 troopers on the table)" in ok.stdout
+    assert "legal: Reds (pocket-legions), 17 of 30 stands (13 troopers on the table)" in ok.stdout
     broken = write_list(
-        "system: pocket-legions\nname: Blues\nfigures: 10\nunits:\n  - unit: Riders\n    count: 3\n"
+        "system: pocket-legions\nname: Blues\nstands: 10\nunits:\n  - unit: Riders\n    count: 3\n"
         "  - unit: Ballista\n    count: 2\n  - name: Mob\n    arm: Foot\n    size: 7\n"
     )
     bad = cli("validate", "--json", broken, env={"LISTBUILDER_CATALOGS": str(root)})
     assert bad.exit_code == 1
     (data,) = bad.json_lines()
-    assert data["unit"] == "figures" and data["total"] == 6 + 10 + 7 and data["limit"] == 10
+    assert data["unit"] == "stands" and data["total"] == 6 + 10 + 7 and data["limit"] == 10
     assert [p["rule_id"] for p in data["problems"]] == ["size-limit", "one-engine", "horse-per-foot", "unit-size"]
     assert data["problems"][1]["message"] == "1 engine trooper too many: 2 (Ballista ×2), exactly 1 allowed"
     assert data["problems"][2]["message"] == (

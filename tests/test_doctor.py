@@ -163,7 +163,7 @@ def test_fill_is_nothing_to_add_when_nothing_fits(cli):
 def test_fix_and_fill_on_the_sixth_rule_set(tmp_path, cli, write_list):
     root = write_sixth(tmp_path / "house")
     broken = write_list(
-        "system: pocket-legions\nname: Blues\nfigures: 12\nunits:\n  - unit: Riders\n    count: 3\n"
+        "system: pocket-legions\nname: Blues\nstands: 12\nunits:\n  - unit: Riders\n    count: 3\n"
         "  - unit: Ballista\n    count: 2\n  - unit: Spearmen\n"
     )
     fixed = cli("fix", "--json", "--catalogs", root, broken)
@@ -174,7 +174,7 @@ def test_fix_and_fill_on_the_sixth_rule_set(tmp_path, cli, write_list):
     # must go (exactly one engine), and then 15 is still 3 over: two Riders (4 troopers) go too.
     assert (
         data["suggestions"][0]["text"]
-        == "-2 Riders (4 troopers), -1 Ballista: 11 of 12 figures (7 troopers on the table), legal"
+        == "-2 Riders (4 troopers), -1 Ballista: 11 of 12 stands (7 troopers on the table), legal"
     )
     assert data["suggestions"][0]["models_changed"] == 5
     legal = write_list(
@@ -182,14 +182,14 @@ def test_fix_and_fill_on_the_sixth_rule_set(tmp_path, cli, write_list):
     )
     filled = cli("fill", "--catalogs", root, legal)
     # 13 of 30: 17 left, but every addable unit weighs an even number (the one engine is taken).
-    assert filled.exit_code == 0 and ": 29 of 30 figures" in filled.stdout.splitlines()[1]
+    assert filled.exit_code == 0 and ": 29 of 30 stands" in filled.stdout.splitlines()[1]
 
 
 def test_no_legal_list_within_reach_says_why(tmp_path, cli, write_list):
     # The sixth rule set needs 4 foot troopers and exactly one engine (weight 5): 9 figures at
     # least, so a limit of 8 cannot be met by any list.
     root = write_sixth(tmp_path / "house")
-    path = write_list("system: pocket-legions\nname: Tiny\nfigures: 8\nunits:\n  - unit: Riders\n")
+    path = write_list("system: pocket-legions\nname: Tiny\nstands: 8\nunits:\n  - unit: Riders\n")
     result = cli("fix", "--catalogs", root, path)
     assert result.exit_code == 1
     assert (

@@ -459,6 +459,8 @@ source: tests/test_exchange.py
 revision: 3
 model: {singular: model, plural: models}
 force: band
+measure: {singular: point, plural: points}
+leader: {singular: leader, plural: leaders}
 stats:
   kind:
     label: Kind

@@ -247,6 +247,8 @@ SEVENTH = """\
     revision: 1
     model: {singular: hand, plural: hands}
     force: crew
+    measure: {singular: berth, plural: berths}
+    leader: {singular: bosun, plural: bosuns}
     figures_stat: hands
     stats:
       hands: {label: Hands, kind: number}

@@ -577,7 +577,7 @@ def test_matrix_of_two_lists_with_points_efficiency(catalogs, ms):
     w = next(k for k, u in enumerate(elves) if u.name == "Windblade")
     assert all(c is None for c in ranged.cells[w]) and ranged.efficiency[w] == 0  # Warriors cannot shoot
     rows = ranged.rows()
-    assert rows[0][-1] == "kills per 100 pts" and rows[w + 1][1] == "–"
+    assert rows[0][-1] == "kills per 100 points" and rows[w + 1][1] == "–"
 
 
 def test_a_figures_rule_set_has_no_points_efficiency(dz):

@@ -51,7 +51,7 @@ def test_list_matrix_with_points_efficiency(cli):
     assert len(data["attackers"]) == 7 and len(data["targets"]) == 8  # entries of each list
     assert len(data["kills_per_100_points"]) == 7 and all(e > 0 for e in data["kills_per_100_points"])
     text = cli("odds", ELVES, ZOMBIES).stdout
-    assert "Windblade ×4" in text and "kills/100 pts" in text
+    assert "Windblade ×4" in text and "kills/100 points" in text
 
 
 def test_render_vs_adds_the_matrix_to_the_reference_sheet(cli, tmp_path):
@@ -63,7 +63,7 @@ def test_render_vs_adds_the_matrix_to_the_reference_sheet(cli, tmp_path):
         "Windblade Elves against Zombie Family" in text.title()
         or "WINDBLADE ELVES AGAINST ZOMBIE FAMILY" in text.upper()
     )
-    assert "KILLS PER 100 PTS" in text.upper()
+    assert "KILLS PER 100 POINTS" in text.upper()
     html = tmp_path / "vs.html"
     cli("render", ELVES, "--vs", ZOMBIES, "-o", html)
     assert 'class="heat-4"' in html.read_text() or 'class="heat-3"' in html.read_text()

@@ -66,6 +66,8 @@ SIXTH_SYSTEM = """\
     revision: 1
     model: {singular: automaton, plural: automata}
     force: workshop
+    measure: {singular: crown, plural: crowns}
+    leader: {singular: foreman, plural: foremen}
     default_limit: 50
     stats:
       grit: {label: Grit, kind: number}

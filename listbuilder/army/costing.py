@@ -46,11 +46,12 @@ def cost_parts(system: System, unit: Unit) -> list[CostPart]:
         return parts
     if isinstance(cost, StatCost):
         value = int(unit.stats[cost.stat])
-        return [CostPart(label=stats[cost.stat].label, value=value, points=value, rate="1 point each")]
+        rate = f"1 {system.measure.singular} each"
+        return [CostPart(label=stats[cost.stat].label, value=value, points=value, rate=rate)]
     assert isinstance(cost, FiguresCost)
     figures = figures_in(system, unit)
     weight = cost.default
-    label = "figures"
+    label = system.definition.model.plural
     if cost.weight_stat:
         kind = unit.stats.get(cost.weight_stat)
         weight = cost.weights.get(str(kind), cost.default)

@@ -67,19 +67,21 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
 
     errors: list[ErrorDetail] = []
     limit_key = system.size_unit
-    other_key = "figures" if limit_key == "points" else "points"
     allowed = (*TOP_KEYS, limit_key)
-    for key in data:
-        if key == other_key:
+    unknown = [key for key in data if key not in allowed]
+    # Only a list with an unknown key pays for loading every rule set to learn their measures.
+    other_measures = catalogs.measure_words() - {limit_key} if unknown else set()
+    for key in unknown:
+        if key in other_measures:
             errors.append(
                 doc.detail(
                     (key,),
-                    f"'{system_id}' counts a force in {limit_key}, not {other_key}",
+                    f"'{system_id}' counts a force in {limit_key}, not {key}",
                     f"write '{limit_key}:' instead",
                     key=True,
                 )
             )
-        elif key not in allowed:
+        else:
             errors.append(
                 doc.detail(
                     (key,),

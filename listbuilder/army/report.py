@@ -9,7 +9,7 @@ from listbuilder.army.constraints import Force, Problem, check_force
 from listbuilder.army.costing import entry_cost, figures_in, unit_cost
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
-from listbuilder.rules.formats import ArmyList, Entry
+from listbuilder.rules.formats import ArmyList, Entry, Noun
 from listbuilder.rules.statline import value_text
 
 
@@ -38,7 +38,12 @@ class Report(Record):
 
     @property
     def unit(self) -> str:
+        """What the total is counted in, as JSON gives it: the measure's plural ('points')."""
         return self.system.size_unit
+
+    @property
+    def measure(self) -> Noun:
+        return self.system.measure
 
     @property
     def models(self) -> int:

@@ -178,9 +178,9 @@ class Matrix(Record):
     """Every unit of one side against every unit of the other.
 
     ``cells[i][j]`` is the outcome of ``attackers[i]`` attacking ``targets[j]``, or ``None``
-    where the rules do not allow it (it then counts as no kills). For rule sets costed in
-    points, ``efficiency[i]`` is attacker i's expected kills per 100 points it costs, averaged
-    over the other side's units (so a unit fielded twice there counts twice).
+    where the rules do not allow it (it then counts as no kills). For rule sets that price
+    units, ``efficiency[i]`` is attacker i's expected kills per 100 of the ``measure`` (points)
+    it costs, averaged over the other side's units (so a unit fielded twice there counts twice).
     """
 
     system: str
@@ -190,6 +190,7 @@ class Matrix(Record):
     cells: tuple[tuple[Outcome | None, ...], ...]
     costs: tuple[int, ...] | None
     efficiency: tuple[Fraction | None, ...] | None
+    measure: str = ""
 
     def expected_kills(self, i: int, j: int) -> Fraction:
         cell = self.cells[i][j]
@@ -199,7 +200,7 @@ class Matrix(Record):
         """The matrix as printed: a heading row, then one row per attacker of expected kills."""
         head: tuple[str, ...] = ("", *(u.name for u in self.targets))
         if self.efficiency is not None:
-            head += ("kills per 100 pts",)
+            head += (f"kills per 100 {self.measure}",)
         out = [head]
         for i, unit in enumerate(self.attackers):
             cells = tuple("–" if c is None else figure(c.expected_kills) for c in self.cells[i])
@@ -227,7 +228,7 @@ def matrix(
                 row.append(None)
         cells.append(tuple(row))
     costs = efficiency = None
-    if system.size_unit == "points":
+    if not system.counts_figures:
         costs = tuple(unit_cost(system, u) for u in units_a)
         efficiency = tuple(
             None
@@ -243,6 +244,7 @@ def matrix(
         cells=tuple(cells),
         costs=costs,
         efficiency=efficiency,
+        measure=system.size_unit,
     )
 
 

@@ -161,7 +161,7 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
         ),
     ]
     if grid.efficiency is not None:
-        head.append("kills/100 pts")
+        head.append(f"kills/100 {a.system.size_unit}")
     table = [head]
     for i, line in enumerate(a.lines):
         row = [line.entry.unit.name + (f" ×{line.entry.count}" if line.entry.count > 1 else "")]
@@ -230,4 +230,5 @@ def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
         "columns": [{"name": u.name, "count": line.entry.count} for u, line in zip(columns, b.lines, strict=True)],
         "rows": rows,
         "efficiency": grid.efficiency is not None,
+        "measure": system.size_unit,
     }

@@ -88,7 +88,7 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["number"] = lambda n: f"{n:,}"
-    env.filters["amount_unit"] = lambda n, unit: unit.removesuffix("s") if n == 1 else unit
+    env.filters["amount_unit"] = lambda n, measure: measure.of(n)
     # "units[3] Old Mother" is for terminals and JSON; on paper the name is enough.
     env.filters["plain"] = lambda entry: re.sub(r"units\[\d+\] ", "", entry or "")
     return env

@@ -14,7 +14,7 @@ from listbuilder.army.report import Report
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import CardLine
-from listbuilder.rules.formats import FiguresCost, LinearCost, StatCost, Unit
+from listbuilder.rules.formats import FiguresCost, LinearCost, Noun, StatCost, Unit
 from listbuilder.rules.reference import (
     ReferenceFile,
     SpecialRule,
@@ -80,6 +80,9 @@ class Roster(Record):
     system_name: str
     force: str
     unit: str
+    measure: Noun
+    counts_figures: bool
+    leader: Noun
     total: int
     limit: int | None
     models: int
@@ -220,6 +223,9 @@ def roster(report: Report, strict: bool = False) -> Roster:
         system_name=d.name,
         force=d.force,
         unit=report.unit,
+        measure=d.measure,
+        counts_figures=system.counts_figures,
+        leader=d.leader,
         total=report.total,
         limit=report.limit,
         models=sum(x.models for x in entries),
@@ -357,9 +363,9 @@ def _costing(system: System) -> str:
             else f"{t.points} per {d.stats[t.stat].label}"
             for t in cost.terms
         ]
-        return "A model costs " + ", ".join(terms) + " points."
+        return f"A {d.model.singular} costs " + ", ".join(terms) + f" {d.measure.plural}."
     if isinstance(cost, StatCost):
-        return f"A {d.model.singular} costs its {d.stats[cost.stat].label} in points."
+        return f"A {d.model.singular} costs its {d.stats[cost.stat].label} in {d.measure.plural}."
     assert isinstance(cost, FiguresCost)
     heavy = ", ".join(f"{name} counts as {w}" for name, w in cost.weights.items())
-    return f"A force is counted in {d.model.plural}" + (f"; {heavy}." if heavy else ".")
+    return f"A {d.force} is counted in {d.measure.plural}" + (f"; {heavy}." if heavy else ".")

@@ -24,6 +24,7 @@ from listbuilder.rules.formats import (
     FactionFile,
     FiguresCost,
     LinearCost,
+    Noun,
     StatCost,
     SystemFile,
     Unit,
@@ -87,9 +88,19 @@ class System(Record):
         return self.definition.id
 
     @property
+    def measure(self) -> Noun:
+        """What totals are counted in, in the rule set's words (point/points, figure/figures)."""
+        return self.definition.measure
+
+    @property
     def size_unit(self) -> str:
-        """What totals are counted in: 'points' or 'figures'."""
-        return self.definition.cost.unit
+        """The plural of the measure: the word after a total, and the list file's key for the limit."""
+        return self.definition.measure.plural
+
+    @property
+    def counts_figures(self) -> bool:
+        """Whether a force is sized by counting (weighted) figures rather than pricing units."""
+        return isinstance(self.definition.cost, FiguresCost)
 
     @cached_property
     def unit_keys(self) -> tuple[str, ...]:
@@ -248,6 +259,17 @@ class Catalogs:
 
     def all(self) -> list[System]:
         return [self.get(i) for i in self.ids()]
+
+    def measure_words(self) -> set[str]:
+        """The limit keys (measure plurals) of every rule set that loads: a list that uses another
+        rule set's key can then be told which one its own rule set uses."""
+        words = set()
+        for system_id in self.ids():
+            try:
+                words.add(self.get(system_id).size_unit)
+            except InputError:
+                continue
+        return words
 
     def _load(self, system_id: str, folders: list[Path]) -> System:
         defining = [f for f in folders if (f / SYSTEM_FILE).is_file()]

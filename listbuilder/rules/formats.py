@@ -31,20 +31,26 @@ from listbuilder.rules.schema import doc
 
 @record
 class Noun(Record):
-    """How the rules name one model and many: ``fighter`` / ``fighters``."""
+    """A game word for one and for many: ``fighter`` / ``fighters``, ``point`` / ``points``."""
 
-    singular: str = doc("the word for one model, e.g. 'fighter'")
+    singular: str = doc("the word for one, e.g. 'fighter'")
     plural: str = doc("the word for several, e.g. 'fighters'")
+    source: str = doc("where the source text uses the word (leave out for a word of ours)", default="")
 
     def of(self, n: int) -> str:
         return self.singular if n == 1 else self.plural
+
+    @property
+    def title(self) -> str:
+        """The word for one as a heading or tag: ``Leader``."""
+        return self.singular[:1].upper() + self.singular[1:]
 
 
 @record
 class Choice(Record):
     """One allowed value of a choice stat (a class, a figure type, a trait, a weapon)."""
 
-    name: str = doc("the value as the rules name it, e.g. 'Soldier'")
+    name: str = doc("the value as the rules name it, e.g. 'Archer'")
     summary: str = doc("what it does, in our own words", default="")
     properties: Mapping[str, Any] = doc(
         "facts the rules attach to it (attacks, moves, range...)", default_factory=FrozenMap
@@ -114,7 +120,6 @@ class LinearCost(Record):
 
     kind: Literal["linear"] = doc("'linear'")
     terms: tuple[LinearTerm, ...] = doc("one term per priced stat")
-    unit: Literal["points"] = doc("what the total is counted in", default="points")
     source: str = doc("where the source text gives the formula", default="")
 
 
@@ -124,7 +129,6 @@ class StatCost(Record):
 
     kind: Literal["stat"] = doc("'stat'")
     stat: str = doc("the stat whose value is the cost")
-    unit: Literal["points"] = doc("what the total is counted in", default="points")
     source: str = doc("where the source text says so", default="")
 
 
@@ -138,7 +142,6 @@ class FiguresCost(Record):
         "weight per value of 'weight_stat'; others weigh 'default'", default_factory=FrozenMap
     )
     default: int = doc("the weight of any other figure", default=1)
-    unit: Literal["figures"] = doc("what the total is counted in", default="figures")
     source: str = doc("where the source text (or a ruling) gives the weighting", default="")
 
 
@@ -168,6 +171,11 @@ class SystemFile(Record):
     revision: int = doc("bump when units or costs change, so saved lists can notice")
     model: Noun = doc("what one model is called")
     force: str = doc("what a force is called, e.g. 'warband'")
+    measure: Noun = doc(
+        "what a force's size and a unit's cost are counted in, e.g. point/points, or figure/figures where the"
+        " cost kind is 'figures'; the plural is also the list file's key for the limit ('points: 100')"
+    )
+    leader: Noun = doc("what the rules call a model that leads, e.g. leader/leaders, as rosters and exports print it")
     stats: Mapping[str, Stat] = doc("the stats a unit has, by key (the key used in list files)")
     cost: Cost = doc("how a unit is costed")
     figures_stat: str | None = doc(

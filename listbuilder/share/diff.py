@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from listbuilder.army.constraints import Problem
 from listbuilder.army.report import Report
 from listbuilder.record import Record, record
+from listbuilder.rules.formats import Noun
 from listbuilder.rules.statline import value_text
 
 
@@ -107,7 +108,7 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
     if old.army.name != new.army.name:
         header.append(f"name '{old.army.name}' → '{new.army.name}'")
     if old.limit != new.limit:
-        header.append(f"limit {_amount(old.limit, old.unit)} → {_amount(new.limit, new.unit)}")
+        header.append(f"limit {_amount(old.limit, old.measure)} → {_amount(new.limit, new.measure)}")
     return ListDiff(
         old=old,
         new=new,
@@ -118,8 +119,8 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
     )
 
 
-def _amount(n: int | None, unit: str) -> str:
-    return "none" if n is None else f"{n:,} {unit}"
+def _amount(n: int | None, measure: Noun) -> str:
+    return "none" if n is None else f"{n:,} {measure.of(n)}"
 
 
 def _signed(n: int) -> str:
@@ -134,9 +135,8 @@ def summary(d: ListDiff) -> str:
             parts.append(f"{_signed(u.delta)} {u.name}")
         elif u.stat_changes:
             parts.append(f"{u.name} changed")
-    unit = d.new.unit
     if d.total_change:
-        parts.append(f"{_signed(d.total_change)} {unit if abs(d.total_change) != 1 else unit[:-1]}")
+        parts.append(f"{_signed(d.total_change)} {d.new.measure.of(abs(d.total_change))}")
     parts += [f"now breaks: {p.title or p.rule.rstrip('.')}" for p in d.now_breaks]
     parts += [f"no longer breaks: {p.title or p.rule.rstrip('.')}" for p in d.no_longer_breaks]
     return ", ".join(parts) if parts else "no change in game terms"

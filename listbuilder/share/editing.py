@@ -257,9 +257,8 @@ def _set(edit: _Edit, key: str, value: str | int) -> None:
     elif key == limit_key:
         edit.set_top(limit_key, _parse_limit(limit_key, value))
     else:
-        other = "figures" if limit_key == "points" else "points"
-        if key == other:
-            message = f"'{edit.system.id}' counts a force in {limit_key}, not {other}"
+        if key in edit.catalogs.measure_words():
+            message = f"'{edit.system.id}' counts a force in {limit_key}, not {key}"
             hint = f"set '{limit_key}' instead"
         else:
             message = f"'{key}' cannot be set here"

@@ -134,17 +134,19 @@ def _count(system: System) -> dict[str, Any]:
 
 def _leader(system: System, custom: bool) -> dict[str, Any]:
     d = system.definition
+    leader = d.leader.singular
     if custom:
-        text = f"true: each {d.model.singular} of this unit is a leader. Left out: not a leader."
+        text = f"true: each {d.model.singular} of this unit is a {leader}. Left out: not a {leader}."
     else:
         text = (
-            f"true: each {d.model.singular} of this entry is a leader; false: a leader profile taken as an "
+            f"true: each {d.model.singular} of this entry is a {leader}; false: a {leader} profile taken as an "
             f"ordinary {d.model.singular}. Left out: as the catalog says."
         )
     leader_groups = {name for name, g in d.groups.items() if g.leader}
     rules = [c.rule for c in d.constraints if getattr(c, "of", None) in leader_groups]
     markdown = _md(text) + ("\n\n" + "\n".join(f"- {_md(r)}" for r in rules) if rules else "")
-    return {"type": "boolean", **_doc(text + (" Rules: " + " ".join(rules) if rules else ""), markdown, "Leader")}
+    rules_text = " Rules: " + " ".join(rules) if rules else ""
+    return {"type": "boolean", **_doc(text + rules_text, markdown, d.leader.title)}
 
 
 def _catalog_entry(system: System) -> dict[str, Any] | None:
@@ -154,8 +156,8 @@ def _catalog_entry(system: System) -> dict[str, Any] | None:
         return None
     plain, markdown = [], []
     for u in units:
-        cost = amount(unit_cost(system, u), system.size_unit)
-        lead = " Leader." if u.leader else ""
+        cost = amount(unit_cost(system, u), system.measure)
+        lead = f" {system.definition.leader.title}." if u.leader else ""
         notes = f" {u.notes}" if u.notes else ""
         plain.append(f"{u.faction}: {stats_line(system, u)}; {cost}.{lead}{notes}")
         markdown.append(f"{_md(u.faction or '')}: {_md(stats_line(system, u))}; **{cost}**.{lead}{_md(notes)}".strip())
@@ -212,7 +214,7 @@ def list_schema(system: System) -> dict[str, Any]:
     d = system.definition
     limit_key = system.size_unit
     standard = (
-        f" Left out: the standard game, {amount(d.default_limit, limit_key)}."
+        f" Left out: the standard game, {amount(d.default_limit, system.measure)}."
         if d.default_limit
         else " Left out: no limit."
     )

@@ -39,6 +39,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from listbuilder.army.costing import unit_cost
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
@@ -48,7 +49,6 @@ from listbuilder.share.listwriter import catalog_entry, custom_entry, list_data
 from listbuilder.views import amount, total_text
 from listbuilder.yamlfile import Document
 
-LEADER_MARK = "(leader)"
 # Characters that markdown reads as formatting: each is written with a backslash before it.
 MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|~&")
 _BULLET = re.compile(r"^(?:[-*+•]\s+)+")
@@ -73,12 +73,31 @@ def _list_name(name: str) -> str:
     return name if plain else quote(name)
 
 
-def _unit_name(name: str) -> str:
+def leader_mark(system: System) -> str:
+    """What follows a leader entry's name, in the rule set's word: ``(leader)``."""
+    return f"({system.definition.leader.singular.lower()})"
+
+
+def _measure_words(system: System) -> str:
+    """A pattern matching the rule set's measure, one or many: ``points|point``."""
+    m = system.definition.measure
+    return f"{re.escape(m.plural)}|{re.escape(m.singular)}"
+
+
+def _entry_example(system: System) -> str:
+    """An entry line of this rule set, for hints: ``'2x Hunter - 20 points'`` (its first unit)."""
+    unit = next(iter(system.units.values()), None)
+    if unit is None:
+        return f"'2x NAME [{stats_example(system)}]'"
+    return f"'2x {unit.name} - {amount(2 * unit_cost(system, unit), system.measure)}'"
+
+
+def _unit_name(name: str, mark: str) -> str:
     plain = (
         name.isprintable()
         and not any(c in name for c in '[]"')
         and not name.startswith("#")
-        and not name.lower().endswith(LEADER_MARK)
+        and not name.lower().endswith(mark)
     )
     return name if plain else quote(name)
 
@@ -105,14 +124,15 @@ def _total(report: Report) -> str:
 
 def _entry_lines(report: Report) -> list[str]:
     out = []
+    mark = leader_mark(report.system)
     for line in report.lines:
         e = line.entry
-        text = f"{e.count}x {_unit_name(e.unit.name)}"
+        text = f"{e.count}x {_unit_name(e.unit.name, mark)}"
         if e.leader:
-            text += f" {LEADER_MARK}"
+            text += f" {mark}"
         if e.custom:
             text += f" [{stats_text(report.system, e.unit)}]"
-        out.append(f"{text} - {amount(line.cost, report.unit)}")
+        out.append(f"{text} - {amount(line.cost, report.measure)}")
     return out
 
 
@@ -311,7 +331,7 @@ class _Reader:
             else:
                 self.fail(
                     line,
-                    "expected the rule set and total, e.g. 'Might Skirmish (might-skirmish): 100 of 100 points'",
+                    "expected the rule set and total: 'NAME (RULE-SET-ID): TOTAL of LIMIT', as an export writes it",
                     "the second line gives the rule set's id in brackets, then a colon",
                 )
             return None
@@ -319,8 +339,9 @@ class _Reader:
         revision = self.number(revision_text, line, "revision") if revision_text else None
         if revision is not None and revision < 1:
             self.fail(line, "the catalog revision must be at least 1")
-        unit = system.size_unit
-        limit_at = re.search(rf"(?<![\d,])(\d[\d,]*)\s+of\s+(\d[\d,]*)\s+(?:{unit}|{unit[:-1]})\b", text[match.end() :])
+        limit_at = re.search(
+            rf"(?<![\d,])(\d[\d,]*)\s+of\s+(\d[\d,]*)\s+(?:{_measure_words(system)})\b", text[match.end() :]
+        )
         limit = self.number(limit_at.group(2), line, "limit") if limit_at else None
         if limit is not None and limit < 1:
             self.fail(line, f"the limit must be at least 1, found {limit}")
@@ -332,7 +353,7 @@ class _Reader:
         if match is None:
             self.fail(
                 line,
-                f"expected an entry such as '2x Hunter - 20 points', found '{text[:40]}'",
+                f"expected an entry such as {_entry_example(system)}, found '{text[:40]}'",
                 "each entry starts with its count, e.g. '1x'",
             )
             return None
@@ -342,9 +363,9 @@ class _Reader:
         if count < 1:
             self.fail(line, f"the count must be at least 1, found {count}", "leave the entry out to field none")
             return None
-        unit = system.size_unit
+        mark = leader_mark(system)
         rest = match.group(2).strip()
-        cost = re.search(rf"(?<=\s)[-–—]\s+(-?\d[\d,]*)\s+(?:{unit}|{unit[:-1]})$", rest)
+        cost = re.search(rf"(?<=\s)[-–—]\s+(-?\d[\d,]*)\s+(?:{_measure_words(system)})$", rest)
         self.cost = None
         if cost:  # the cost is judged again, not trusted: kept only to say where it differs
             rest = rest[: cost.start()].rstrip()
@@ -355,16 +376,16 @@ class _Reader:
             if got is None:
                 return None
             name, tail = got[0], got[1].strip()
-            leader = tail.lower().startswith(LEADER_MARK)
+            leader = tail.lower().startswith(mark)
             if leader:
-                tail = tail[len(LEADER_MARK) :].strip()
+                tail = tail[len(mark) :].strip()
         else:
             cut = rest.find("[")
             head, tail = (rest, "") if cut < 0 else (rest[:cut].rstrip(), rest[cut:])
-            leader = head.lower().endswith(LEADER_MARK)
-            name = head[: -len(LEADER_MARK)].rstrip() if leader else head
+            leader = head.lower().endswith(mark)
+            name = head[: -len(mark)].rstrip() if leader else head
         if not name.strip():
-            self.fail(line, "an entry needs a unit name after its count", "write e.g. '2x Hunter'")
+            self.fail(line, "an entry needs a unit name after its count", f"write e.g. {_entry_example(system)}")
             return None
         if not tail:
             return self.catalog_unit(system, name.strip(), count, leader, line)

@@ -34,14 +34,10 @@ class Limit(ForceRule):
     def check(self, force: "Force") -> list[Problem]:
         if force.limit is None or force.total <= force.limit:
             return []
-        unit = force.system.size_unit
+        measure = force.system.measure
         over = force.total - force.limit
-        word = unit if over != 1 else unit[:-1]
-        return [
-            self.problem(
-                f"{over:,} {word} over the {force.limit:,}-{unit[:-1]} limit ({force.total:,} of {force.limit:,})"
-            )
-        ]
+        limit = f"{force.limit:,}-{measure.singular} limit"
+        return [self.problem(f"{over:,} {measure.of(over)} over the {limit} ({force.total:,} of {force.limit:,})")]
 
     def encode(self, form: LinearForm) -> None:
         # total <= limit; a list without a limit has nothing to pass.

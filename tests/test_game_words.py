@@ -1,0 +1,114 @@
+"""Rules are data: the engine never names a shipped rule set, its classes, types or units.
+
+Reads every rule set in the repository's ``catalogs/`` folder and every module of the package,
+and fails if a rule set's id, a value of its ``class`` or ``type`` stat, or a unit name appears in
+code, a string or a comment. Docstrings and ``--help`` texts (``help=`` and ``epilog=``) may name
+them as examples.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGS = ROOT / "catalogs"
+PACKAGE = ROOT / "listbuilder"
+NAMED_STATS = ("class", "type")
+HELP_KEYWORDS = ("help", "epilog", "short_help")
+
+
+def shipped_words() -> dict[str, str]:
+    """Each game word of a shipped rule set, and what it is ('the rule set id', 'a unit of ...')."""
+    words: dict[str, str] = {}
+    for folder in sorted(p for p in CATALOGS.iterdir() if (p / "system.yaml").is_file()):
+        system = yaml.safe_load((folder / "system.yaml").read_text(encoding="utf-8"))
+        words[system["id"]] = "a rule set id"
+        for key in NAMED_STATS:
+            for choice in system["stats"].get(key, {}).get("choices", []):
+                words[choice["name"]] = f"a {key} of {system['id']}"
+        for faction in sorted((folder / "factions").glob("*.yaml")):
+            for unit in yaml.safe_load(faction.read_text(encoding="utf-8"))["units"]:
+                words[unit["name"]] = f"a unit of {system['id']}"
+    return words
+
+
+WORDS = shipped_words()
+PATTERN = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorted(WORDS, key=len, reverse=True)) + r")(?![\w-])"
+)
+
+
+def allowed_strings(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that may name game words: docstrings and help texts."""
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                allowed.add(id(body[0].value))
+        if isinstance(node, ast.keyword) and node.arg in HELP_KEYWORDS:
+            allowed.update(id(n) for n in ast.walk(node.value) if isinstance(n, ast.Constant))
+    return allowed
+
+
+def findings(source: str) -> list[tuple[int, str]]:
+    """(line, word) for every game word in code, strings (not docstrings or help) and comments."""
+    tree = ast.parse(source)
+    allowed = allowed_strings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in allowed:
+            found += [(node.lineno, m.group(1)) for m in PATTERN.finditer(node.value)]
+        elif isinstance(node, ast.Name | ast.Attribute | ast.FunctionDef | ast.ClassDef | ast.arg):
+            name = getattr(node, "id", None) or getattr(node, "attr", None) or getattr(node, "name", None)
+            name = name or getattr(node, "arg", "")
+            found += [(node.lineno, m.group(1)) for m in PATTERN.finditer(name)]
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            found += [(token.start[0], m.group(1)) for m in PATTERN.finditer(token.string)]
+    return found
+
+
+def test_the_words_come_from_every_shipped_rule_set():
+    kinds = set(WORDS.values())
+    assert sum(k == "a rule set id" for k in WORDS.values()) == 5
+    assert {"might-skirmish", "Soldier", "Monster", "Infantry", "Hunter", "Grandpa Bones"} <= set(WORDS)
+    assert any(k.startswith("a type of") for k in kinds) and any(k.startswith("a class of") for k in kinds)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('if system == "might-skirmish":\n    pass\n', [(1, "might-skirmish")]),
+        ("x = f'{n} Hunter'\n", [(1, "Hunter")]),
+        ("x = 1  # Soldier counts double\n", [(1, "Soldier")]),
+        ('def f():\n    """Soldier, Might 10."""\n', []),
+        ('option(help="e.g. listbuilder cost might-skirmish --might 5")\n', []),
+        ('x = "Hunters and a Huntress"\n', []),
+        ('x = "might-skirmish-x"\n', []),
+    ],
+)
+def test_the_check_finds_game_words_only_outside_docstrings_and_help(source, expected):
+    assert findings(source) == expected
+
+
+def test_no_module_names_a_shipped_rule_set_or_its_units():
+    hits = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for line, word in findings(path.read_text(encoding="utf-8")):
+            hits.append(f"{path.relative_to(ROOT)}:{line}: '{word}' ({WORDS[word]})")
+    assert not hits, "game words belong in catalogs/, not in code:\n" + "\n".join(hits)
+
+
+def test_no_measure_word_is_made_by_cutting_an_s():
+    # Singulars come from the rule set's words (measure, model, leader), never from a plural.
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert 'removesuffix("s")' not in text and "[:-1]}" not in text, path
