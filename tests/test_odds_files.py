@@ -100,6 +100,7 @@ SIXTH_ODDS = """\
         explode_on: 8
         explode_depth: 4
         ties: target
+        results: {won: unwound, lost: seized up}
         die_modifiers:
           - {side: attacker, add: 1, when: {oiled: true}, source: test}
       - id: gauge
@@ -163,7 +164,7 @@ def test_a_sixth_rule_sets_odds_work_with_no_code_change(tmp_path):
     # 3 d8 needing 4+ (+1 each, oiled) against 2 d8 needing 5+; natural 8s explode 4 deep; ties to the target
     pools = bf_pool(3, 4, 1, 4, sides=8, explode_on=8), bf_pool(2, 5, 0, 4, sides=8, explode_on=8)
     won = 1 - bf_at_least(pools[1], pools[0])
-    assert duel["target killed"] == won and duel["attacker killed"] == 1 - won
+    assert duel["unwound"] == won and duel["seized up"] == 1 - won and duel.names == ("unwound", "seized up")
     gauge = matchup(system, juggernaut, clanker, mechanic="gauge")  # 10 against 5: stronger
     assert gauge["jammed"] == Fraction(15, 64)  # 12+ on 2d8: 5+4+3+2+1 of 64
     assert gauge["rattled"] == Fraction(7 + 8 + 7 + 6, 64)
@@ -204,6 +205,13 @@ BROKEN = [
         "tie: target",
         "unknown key 'tie'",
         "did you mean 'ties'?",
+    ),
+    (
+        "ties: target\n",
+        "ties: target\n        save: {option: oiled, on: {yes: 5}, source: test}\n",
+        "results: {won: unwound",
+        "name the result 'saved'",
+        "add 'saved:' under 'results'",
     ),
     ("kind: banded_save", "kind: banded_saves", "id: plating", "unknown kind 'banded_saves'", None),
     ("matchup: duel", "matchup: dual", "matchup: dual", "no mechanic 'dual'", "did you mean 'duel'?"),

@@ -390,6 +390,12 @@ class _Checker:
             self.error((*path, "explode_on"), f"expected a face from 2 to {m.sides}")
         if not 0 <= m.explode_depth <= 40:
             self.error((*path, "explode_depth"), "expected 0 to 40 further dice")
+        for needed, name, key in (
+            (m.save, m.results.saved, "saved"),
+            (m.reach, m.results.out_of_reach, "out_of_reach"),
+        ):
+            if needed is not None and name is None:
+                self.error((*path, "results"), f"name the result '{key}'", f"add '{key}:' under 'results'")
         if m.reach:
             self.stat((*path, "reach", "stat"), m.reach.stat, ("number",))
             self.option((*path, "reach", "option"), m.reach.option, ("number",))

@@ -59,12 +59,13 @@ def opposed_pools(system: System, m: OpposedPools, attacker: Unit, target: Unit,
     saved = Fraction(0)
     if m.save is not None and v[m.save.option] in m.save.on:
         saved = Fraction(m.save.sides - m.save.on[v[m.save.option]] + 1, m.save.sides)
-    rows: list[tuple[str, Fraction, int, int]] = [("target killed", won * (1 - saved), 1, 0)]
+    names = m.results
+    rows: list[tuple[str, Fraction, int, int]] = [(names.won, won * (1 - saved), 1, 0)]
     if m.save is not None:
-        rows.append(("target saves", won * saved, 0, 0))
-    rows.append(("attacker killed", (1 - won) if strikes_back is not False else Fraction(0), 0, 1))
+        rows.append((str(names.saved), won * saved, 0, 0))
+    rows.append((names.lost, (1 - won) if strikes_back is not False else Fraction(0), 0, 1))
     if m.reach is not None:
-        rows.append(("attack fails", (1 - won) if strikes_back is False else Fraction(0), 0, 0))
+        rows.append((str(names.out_of_reach), (1 - won) if strikes_back is False else Fraction(0), 0, 0))
     truncation = dice.cut_short(max(a[0], 0) + max(t[0], 0), m.sides, m.explode_on, m.explode_depth)
     return tally(rows, truncation)
 
@@ -137,15 +138,15 @@ def hits_per_casualty(system: System, m: HitsPerCasualty, attacker: Unit, target
     cap = int(target.stats.get(m.figures, 1)) if m.figures else 1
     chances = _casualties(shots, m.sides, m.hit_on, need, cap)
     removed = removal_chance(system, m.damage_roll, target)
-    return tally((_casualty_name(k), c, k * removed, 0) for k, c in enumerate(chances))
+    return tally((_casualty_name(m, k), c, k * removed, 0) for k, c in enumerate(chances))
 
 
 def _carrying(weapons: list[Choice]) -> str:
     return f"carrying the {weapons[0].name}" if len(weapons) == 1 else "in all"
 
 
-def _casualty_name(k: int) -> str:
-    return "no casualties" if k == 0 else "1 casualty" if k == 1 else f"{k} casualties"
+def _casualty_name(m: HitsPerCasualty, k: int) -> str:
+    return f"no {m.casualty.plural}" if k == 0 else f"{k} {m.casualty.of(k)}"
 
 
 @lru_cache(maxsize=dice.DISTRIBUTIONS)
@@ -190,8 +191,9 @@ def hits_per_casualty_card(system: System, m: HitsPerCasualty) -> list[CardTable
 
 # --- unit_melee ----------------------------------------------------------------------------
 
-Final = tuple[str, int, int]  # (who is destroyed, attacker survivors, target survivors)
-RESULTS = ("target destroyed", "attacker destroyed", "both destroyed", "never decided")
+Final = tuple[str, int, int]  # (outcome, attacker survivors, target survivors)
+# The outcomes, by their fields in MeleeResults (which names each in the rule set's words).
+OUTCOMES = ("attacker_wins", "target_wins", "both", "undecided")
 
 
 def unit_melee(system: System, m: UnitMelee, attacker: Unit, target: Unit, v: Values) -> Tally:
@@ -209,14 +211,15 @@ def unit_melee(system: System, m: UnitMelee, attacker: Unit, target: Unit, v: Va
         bounds.check(figures, bounds.MAX_MELEE_FIGURES, "figures a side in a melee")
         bounds.check(figures * dice_each, bounds.MAX_MELEE_DICE, "dice a side rolls in a round of melee")
     finals = fight.first_round(na, nb) if m.first_strike else fight.simultaneous(na, nb)
-    by_result = {r: Fraction(0) for r in RESULTS}
+    by_result = {r: Fraction(0) for r in OUTCOMES}
     kills = losses = Fraction(0)
     for (result, sa, sb), chance in finals.items():
         by_result[result] += chance
         kills += chance * (nb - sb)
         losses += chance * (na - sa)
-    shown = RESULTS if by_result["never decided"] else RESULTS[:-1]
-    return Tally(results=tuple((r, by_result[r]) for r in shown), kills=kills, losses=losses)
+    shown = OUTCOMES if by_result["undecided"] else OUTCOMES[:-1]
+    results = tuple((getattr(m.results, r), by_result[r]) for r in shown)
+    return Tally(results=results, kills=kills, losses=losses)
 
 
 class _Fight:
@@ -248,7 +251,7 @@ class _Fight:
         from_b = self.casualties(nb, self.dice_b, self.per_a, na)
         nothing = from_a[0] * from_b[0]
         if nothing == 1:
-            out = {("never decided", na, nb): Fraction(1)}
+            out = {("undecided", na, nb): Fraction(1)}
         else:
             for cb, p in enumerate(from_a):
                 for ca, q in enumerate(from_b):
@@ -264,11 +267,11 @@ class _Fight:
         sa, sb = na - ca, nb - cb
         final: Final | None = None
         if sa == 0 and sb == 0:
-            final = ("both destroyed", 0, 0)
+            final = ("both", 0, 0)
         elif sa == 0 or (sb and ca > cb):
-            final = ("attacker destroyed", 0, sb)
+            final = ("target_wins", 0, sb)
         elif sb == 0 or cb > ca:
-            final = ("target destroyed", sa, 0)
+            final = ("attacker_wins", sa, 0)
         if final is not None:
             out[final] = out.get(final, Fraction(0)) + p
             return

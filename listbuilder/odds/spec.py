@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from listbuilder.record import FrozenMap, Record, record
-from listbuilder.rules.formats import Ruling
+from listbuilder.rules.formats import Noun, Ruling
 from listbuilder.rules.schema import doc
 
 Side = Literal["attacker", "target"]
@@ -255,6 +255,30 @@ class Pairing(Record):
     source: str = doc("where the source text gives it")
 
 
+@record
+class PoolResults(Record):
+    """The names of an opposed roll's results, as printed: the rule set's own words."""
+
+    won: str = doc("the attacker wins, e.g. 'target killed'")
+    lost: str = doc("the target wins, e.g. 'attacker killed'")
+    saved: str | None = doc("the attacker wins but the target saves (needed with 'save')", default=None)
+    out_of_reach: str | None = doc(
+        "the target wins but cannot reach the attacker (needed with 'reach'), e.g. 'attack fails'", default=None
+    )
+    source: str = doc("where the source text names them", default="")
+
+
+@record
+class MeleeResults(Record):
+    """The names of a melee's decided outcomes, as printed: the rule set's own words."""
+
+    attacker_wins: str = doc("the target unit is destroyed, e.g. 'target destroyed'")
+    target_wins: str = doc("the attacker unit is destroyed, e.g. 'attacker destroyed'")
+    both: str = doc("both units are destroyed, e.g. 'both destroyed'")
+    undecided: str = doc("the fight can never be decided (neither side can cause a casualty)")
+    source: str = doc("where the source text names them", default="")
+
+
 _COMMON = {
     "id": "a short name, used as matchup(..., mechanic=ID)",
     "title": "its title on a card or a table",
@@ -324,6 +348,7 @@ class OpposedPools(Record):
     die_modifiers: tuple[Modifier, ...] = doc("added to each die (not to the natural roll that explodes)", default=())
     dice_changes: tuple[DiceChange, ...] = doc("more or fewer dice by situation", default=())
     ties: Side = doc("who wins a tie")
+    results: PoolResults = doc("the names of the results")
     reach: Reach | None = doc("the loser dies only within the winner's reach", default=None)
     save: Save | None = doc("the target's save when it loses", default=None)
     requires: tuple[Requirement, ...] = doc("what makes a matchup impossible", default=())
@@ -346,6 +371,7 @@ class HitsPerCasualty(Record):
     hit_on: int = doc("the roll that hits")
     sides: int = doc("sides on each die", default=6)
     hits_needed: HitsNeeded = doc("hits per casualty")
+    casualty: Noun = doc("what a removed figure is called in the results: casualty/casualties ('no casualties')")
     harm: Harm | None = doc("targets only some weapons can harm", default=None)
     damage_roll: DamageRoll | None = doc("who rolls for damage instead of being removed", default=None)
     requires: tuple[Requirement, ...] = doc("what makes a matchup impossible", default=())
@@ -367,6 +393,7 @@ class UnitMelee(Record):
     hit_on: int = doc("the roll that hits")
     sides: int = doc("sides on each die", default=6)
     first_strike: bool = doc("the attacker (the charger) strikes first in the first round", default=True)
+    results: MeleeResults = doc("the names of the outcomes")
 
 
 @record
