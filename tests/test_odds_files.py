@@ -16,6 +16,8 @@ from odds_oracles import bf_at_least, bf_pool
 
 from listbuilder.errors import CatalogError
 from listbuilder.odds import card_odds, load_odds, matchup, matrix
+from listbuilder.odds.kinds import RatioTable, UnitMelee
+from listbuilder.odds.parts import Mechanic
 from listbuilder.odds.spec import MECHANIC_KINDS
 from listbuilder.rules.catalog import Catalogs
 
@@ -44,6 +46,20 @@ def test_every_mechanic_kind_is_used_by_a_shipped_rule_set_or_the_sixth(catalogs
     used = {m.kind for s in SYSTEM_IDS for m in load_odds(catalogs.get(s)).mechanics}
     used |= {m.kind for m in load_odds(sixth(tmp_path)).mechanics}
     assert used == {typing.get_args(typing.get_type_hints(k)["kind"])[0] for k in MECHANIC_KINDS}
+
+
+def test_every_mechanic_kind_is_in_the_readme_table():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("`")[1] for line in readme.splitlines() if line.startswith("| `")}
+    kinds = {typing.get_args(typing.get_type_hints(k)["kind"])[0] for k in MECHANIC_KINDS}
+    assert kinds <= rows, f"add a README row for: {', '.join(sorted(kinds - rows))}"
+
+
+def test_each_mechanic_kind_is_one_class_with_its_check_engine_and_card():
+    for kind in MECHANIC_KINDS:
+        assert issubclass(kind, Mechanic)
+        assert "check" in vars(kind) and "engine" in vars(kind), kind.__name__
+    assert "card" in vars(RatioTable) and "card" not in vars(UnitMelee)  # a kind may print no table
 
 
 def test_validate_does_not_import_the_dice_library():

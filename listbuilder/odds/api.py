@@ -8,50 +8,24 @@ pays once for each distinct pairing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, did_you_mean
-from listbuilder.odds import bounds, dice, load, pools, tables
+from listbuilder.odds import bounds, dice, load
 from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.load import load_odds
+from listbuilder.odds.parts import Mechanic
 from listbuilder.odds.results import CardTable, Tally, figure, percent
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, resolve
-from listbuilder.odds.spec import (
-    BandedSave,
-    HitsPerCasualty,
-    Mechanic,
-    OpposedPools,
-    PairedRolls,
-    RatioTable,
-    UnitMelee,
-)
 from listbuilder.record import Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.cache import Bounded
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
-
-Engine = Callable[[System, Any, Unit, Unit, dict[str, Any]], Tally]
-ENGINES: dict[type, Engine] = {
-    RatioTable: tables.ratio_table,
-    BandedSave: tables.banded_save,
-    PairedRolls: tables.paired_rolls,
-    OpposedPools: pools.opposed_pools,
-    HitsPerCasualty: pools.hits_per_casualty,
-    UnitMelee: pools.unit_melee,
-}
-CARDS: dict[type, Callable[[System, Any], list[CardTable]]] = {
-    RatioTable: tables.ratio_table_card,
-    BandedSave: tables.banded_save_card,
-    PairedRolls: tables.paired_rolls_card,
-    OpposedPools: pools.opposed_pools_card,
-    HitsPerCasualty: pools.hits_per_casualty_card,
-    UnitMelee: lambda system, m: [],
-}
 
 
 @record
@@ -151,7 +125,7 @@ def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | Non
     found = held[1] if held is not None and held[0] is m else None
     if found is None:
         try:
-            found = ENGINES[type(m)](system, m, attacker, target, values)
+            found = m.engine(system, attacker, target, values)
         except TooMuchWork as exc:
             found = named(exc, attacker.name, target.name)
         except OddsError as exc:
@@ -265,7 +239,7 @@ def card_odds(system: System) -> list[CardTable]:
     for mechanic_id in odds.card:
         m = odds.mechanic(mechanic_id)
         if m is not None:
-            out += CARDS[type(m)](system, m)
+            out += m.card(system)
     return out
 
 
@@ -275,4 +249,3 @@ def clear_caches() -> None:
     load._CACHE.clear()
     cache.clear()
     dice.clear()
-    pools._casualties.cache_clear()

@@ -1,5 +1,8 @@
 """Exact dice distributions with icepool, cached: the only module of listbuilder that imports it.
 
+icepool is imported on the first distribution asked for, not with this module (it costs about
+50 ms): the mechanic kinds import this module, and loading or checking an odds file needs no dice.
+
 icepool keeps each distribution as whole-number weights over a common denominator, so every
 chance here is an exact ``Fraction``. A die that explodes (a natural 6 adds a die, which may
 itself explode) is followed for a fixed number of further dice; the chance that any chain is
@@ -12,11 +15,21 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
-
-import icepool
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from listbuilder.odds import bounds
 from listbuilder.record import Record, record
+
+if TYPE_CHECKING:
+    import icepool
+
+
+def _icepool() -> ModuleType:
+    import icepool  # deferred on purpose: see the module's docstring
+
+    return icepool
+
 
 _CHAIN = 1000  # an exploding face is coded as _CHAIN + its successes, so a sum counts both apart
 
@@ -60,7 +73,7 @@ def as_dist(die: icepool.Die) -> Dist:
 def total(dice: int, sides: int, keep_highest: int | None = None) -> Dist:
     """The sum of NdX, keeping the highest K dice if asked (4D6 drop the lowest: keep 3)."""
     bounds.check(dice, bounds.MAX_SUM_DICE, "dice summed")
-    die = icepool.d(sides)
+    die = _icepool().d(sides)
     if keep_highest is None or keep_highest >= dice:
         return as_dist(dice @ die)
     return as_dist(die.highest(dice, keep_highest))
@@ -75,7 +88,7 @@ def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: i
         success = int(face + modifier >= need)
         return _CHAIN + success if explode_on is not None and face >= explode_on else success
 
-    coded = icepool.d(sides).map(code)
+    coded = _icepool().d(sides).map(code)
     if explode_on is not None and depth > 0:
         coded = coded.explode(lambda o: o >= _CHAIN, depth=depth)
     return coded.map(lambda o: o % _CHAIN)
@@ -89,7 +102,7 @@ def pool(dice: int, sides: int, need: int, modifier: int, explode_on: int | None
     else:
         bounds.check(dice, bounds.MAX_COUNT_DICE, "dice in a pool")
     if dice <= 0:
-        return as_dist(icepool.Die([0]))
+        return as_dist(_icepool().Die([0]))
     return as_dist(dice @ chain(sides, need, modifier, explode_on, depth))
 
 
@@ -105,8 +118,8 @@ def count_at_least(dice: int, sides: int, face: int) -> Dist:
     """How many of ``dice`` dice roll ``face`` or more (hits on a 6)."""
     bounds.check(dice, bounds.MAX_COUNT_DICE, "dice rolled to hit")
     if dice <= 0:
-        return as_dist(icepool.Die([0]))
-    return as_dist(dice @ icepool.d(sides).map(lambda f: int(f >= face)))
+        return as_dist(_icepool().Die([0]))
+    return as_dist(dice @ _icepool().d(sides).map(lambda f: int(f >= face)))
 
 
 def compare(a: Dist, b: Dist) -> tuple[Fraction, Fraction, Fraction]:
@@ -130,14 +143,24 @@ def joint(classify: object, dice: list[icepool.Die]) -> dict[object, Fraction]:
     for die in dice:
         outcomes *= len(die)
         bounds.check(outcomes, bounds.MAX_JOINT_OUTCOMES, "joint rolls of dice rolled together")
-    die = icepool.map(classify, *dice, star=False)  # type: ignore[arg-type]
+    die = _icepool().map(classify, *dice, star=False)  # type: ignore[arg-type]
     return {o: die.probability(o) for o in die.outcomes()}
 
 
 def d(sides: int) -> icepool.Die:
-    return icepool.d(sides)
+    return _icepool().d(sides)
+
+
+@lru_cache(maxsize=DISTRIBUTIONS)
+def casualties(dice_count: int, sides: int, hit_on: int, per: int, cap: int) -> tuple[Fraction, ...]:
+    """Chance of 0, 1, 2... casualties (at most ``cap``) from ``dice_count`` dice, ``per`` hits each."""
+    most = min(cap, dice_count // max(per, 1))
+    chances = [Fraction(0)] * (most + 1)
+    for hits, chance in count_at_least(dice_count, sides, hit_on).items():
+        chances[min(most, hits // max(per, 1))] += chance
+    return tuple(chances)
 
 
 def clear() -> None:
-    for f in (total, chain, pool, count_at_least):
+    for f in (total, chain, pool, count_at_least, casualties):
         f.cache_clear()

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
-from listbuilder.odds.spec import FromUnit, Mechanic, Modifier, Option, Requirement
+from listbuilder.odds.parts import DamageRoll, FromUnit, Mechanic, Modifier, Option, Requirement
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Choice, Unit
 from listbuilder.rules.loadout import names
@@ -176,3 +176,10 @@ def check(system: System, requirements: Iterable[Requirement], units: Mapping[st
     for r in requirements:
         if holds(r.when, r.unless, values) and not has(system, units[r.side], r.stat, r.property, r.equals, r.any_of):
             raise ImpossibleMatchup(f"{units[r.side].name} {r.reason}", details=[ErrorDetail(message=r.source)])
+
+
+def removal_chance(system: System, roll: DamageRoll | None, unit: Unit) -> Fraction:
+    """The chance a casualty is removed: 1, or the damage roll's chance for units that make one."""
+    if roll is None or not has(system, unit, roll.stat, roll.property, True):
+        return Fraction(1)
+    return Fraction(roll.sides - roll.removed_on + 1, roll.sides)

@@ -63,6 +63,9 @@ LOADER_CODE = (
     "rules/reference.py",
     "odds/load.py",
     "odds/spec.py",
+    "odds/parts.py",
+    "odds/checker.py",
+    "odds/kinds",
     "odds/situation.py",
 )
 PARTS = ("system", "reference", "odds")
