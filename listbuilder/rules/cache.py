@@ -59,6 +59,7 @@ LOADER_CODE = (
     "rules/formats.py",
     "rules/forcerules",
     "rules/loadout.py",
+    "rules/listformat.py",
     "rules/schema.py",
     "rules/reference.py",
     "odds/load.py",

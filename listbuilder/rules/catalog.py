@@ -30,6 +30,8 @@ from listbuilder.rules.formats import (
     Unit,
     UnitVersion,
 )
+from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
+from listbuilder.rules.listformat import names, read_key
 from listbuilder.rules.loadout import check_counts, read_items
 from listbuilder.rules.schema import describe_value, load_catalog_file
 from listbuilder.rules.userfolders import check_user_root
@@ -38,8 +40,8 @@ from listbuilder.yamlfile import Document
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
 FACTIONS_DIR = "factions"
-# Keys a unit may carry besides its stats, in a catalog and in a list.
-UNIT_KEYS = ("name", "leader", "notes", "source")
+# Keys a unit may carry besides its stats, in a catalog and in a list (declared in listformat.py).
+UNIT_KEYS = names(UNIT_FIELDS)
 
 
 # The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py).
@@ -123,18 +125,7 @@ class System(Record):
             if key not in allowed:
                 hint = did_you_mean(str(key), allowed) or f"the keys a unit may have: {', '.join(allowed)}"
                 errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint, key=True))
-        name = data.get("name")
-        if not isinstance(name, str) or not name.strip():
-            found = "nothing" if name is None else describe_value(name)
-            errors.append(doc.detail((*path, "name"), f"a unit needs a name (text), found {found}", "add 'name: ...'"))
-        leader = data.get("leader", False)
-        if not isinstance(leader, bool):
-            errors.append(doc.detail((*path, "leader"), f"expected true or false, found {describe_value(leader)}"))
-        for key in ("notes", "source"):
-            if key in data and not isinstance(data[key], str):
-                errors.append(
-                    doc.detail((*path, key), f"expected text, found {describe_value(data[key])}", "put it in quotes")
-                )
+        name, leader, notes, source = (read_key(k, data, doc, path, errors) for k in UNIT_FIELDS)
         stats: dict[str, Any] = {}
         for key, stat in stats_def.items():
             where = (*path, key)
@@ -189,13 +180,7 @@ class System(Record):
                         )
         if errors:
             return None, errors
-        return Unit(
-            name=str(name).strip(),
-            stats=stats,
-            leader=bool(leader),
-            notes=str(data.get("notes", "")),
-            source=str(data.get("source", "")),
-        ), []
+        return Unit(name=name.strip(), stats=stats, leader=leader, notes=notes, source=source), []
 
     @staticmethod
     def _bad_choice(

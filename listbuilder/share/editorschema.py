@@ -28,6 +28,20 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.errors import OutputError
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import Stat
+from listbuilder.rules.listformat import (
+    CATALOG_ENTRY_KEYS,
+    COUNT,
+    CUSTOM_ENTRY_KEYS,
+    ENTRY_LEADER,
+    SYSTEM,
+    TOP_KEYS,
+    UNIT,
+    UNIT_LEADER,
+    UNITS,
+    ListKey,
+    key_schema,
+    required,
+)
 from listbuilder.views import amount, stats_line
 from listbuilder.yamlfile import write_output
 
@@ -125,28 +139,43 @@ def stat_schema(system: System, key: str, stat: Stat) -> dict[str, Any]:
     return {**out, **_doc(plain.strip(), markdown.strip(), title=stat.label)}
 
 
-def _count(system: System) -> dict[str, Any]:
+def words(system: System) -> dict[str, str]:
+    """The rule set's words that fill the braces of the list format's help texts (listformat.py)."""
     d = system.definition
-    what = "units" if d.figures_stat else d.model.plural
-    text = f"How many of this profile the {d.force} takes, as separate {what}; 1 if left out."
-    return {"type": "integer", "minimum": 1, "default": 1, **_doc(text, title="Count")}
+    standard = (
+        f" Left out: the standard game, {amount(d.default_limit, system.measure)}."
+        if d.default_limit
+        else " Left out: no limit."
+    )
+    return {
+        "id": d.id,
+        "name": d.name,
+        "source": d.source,
+        "force": d.force,
+        "model": d.model.singular,
+        "counted": "units" if d.figures_stat else d.model.plural,
+        "measure": d.measure.plural,
+        "leader": d.leader.singular,
+        "Leader": d.leader.title,
+        "revision": str(d.revision),
+        "standard": standard,
+    }
 
 
-def _leader(system: System, custom: bool) -> dict[str, Any]:
+def _key(key: ListKey, w: dict[str, str], limit_key: str = "", extra: list[str] | None = None) -> dict[str, Any]:
+    """One key's schema, from its declaration: type, bounds, default, title and help (plus ``extra`` rules)."""
+    text = key.help.format(**w)
+    rules = extra or []
+    markdown = _md(text) + "\n\n" + "\n".join(f"- {_md(r)}" for r in rules) if rules else None
+    plain = text + (" Rules: " + " ".join(rules) if rules else "")
+    return {**key_schema(key, w), **_doc(plain, markdown, key.title.format(**w))}
+
+
+def _leader_rules(system: System) -> list[str]:
+    """The force rules that count leaders, shown with the 'leader' key."""
     d = system.definition
-    leader = d.leader.singular
-    if custom:
-        text = f"true: each {d.model.singular} of this unit is a {leader}. Left out: not a {leader}."
-    else:
-        text = (
-            f"true: each {d.model.singular} of this entry is a {leader}; false: a {leader} profile taken as an "
-            f"ordinary {d.model.singular}. Left out: as the catalog says."
-        )
     leader_groups = {name for name, g in d.groups.items() if g.leader}
-    rules = [c.rule for c in d.constraints if getattr(c, "of", None) in leader_groups]
-    markdown = _md(text) + ("\n\n" + "\n".join(f"- {_md(r)}" for r in rules) if rules else "")
-    rules_text = " Rules: " + " ".join(rules) if rules else ""
-    return {"type": "boolean", **_doc(text + rules_text, markdown, d.leader.title)}
+    return [c.rule for c in d.constraints if getattr(c, "of", None) in leader_groups]
 
 
 def _catalog_entry(system: System) -> dict[str, Any] | None:
@@ -161,43 +190,40 @@ def _catalog_entry(system: System) -> dict[str, Any] | None:
         notes = f" {u.notes}" if u.notes else ""
         plain.append(f"{u.faction}: {stats_line(system, u)}; {cost}.{lead}{notes}")
         markdown.append(f"{_md(u.faction or '')}: {_md(stats_line(system, u))}; **{cost}**.{lead}{_md(notes)}".strip())
-    names = {
-        "type": "string",
-        "enum": [u.name for u in units],
-        "enumDescriptions": plain,
-        "markdownEnumDescriptions": markdown,
-        **_doc(f"A ready-made unit from the {system.id} catalogs ('listbuilder catalog {system.id}').", title="Unit"),
+    w = words(system)
+    properties = {
+        UNIT.key: {
+            **_key(UNIT, w),
+            "enum": [u.name for u in units],
+            "enumDescriptions": plain,
+            "markdownEnumDescriptions": markdown,
+        },
+        COUNT.key: _key(COUNT, w),
+        ENTRY_LEADER.key: _key(ENTRY_LEADER, w, extra=_leader_rules(system)),
     }
     return {
         "type": "object",
-        "required": ["unit"],
+        "required": required(CATALOG_ENTRY_KEYS),
         "additionalProperties": False,
-        "properties": {"unit": names, "count": _count(system), "leader": _leader(system, custom=False)},
+        "properties": properties,
         **_doc("A ready-made unit from the catalogs, taken by name.", title="Catalog unit"),
     }
 
 
 def _custom_entry(system: System) -> dict[str, Any]:
     stats = system.definition.stats
+    w = words(system)
     properties: dict[str, Any] = {
-        "name": {
-            "type": "string",
-            "pattern": "\\S",
-            **_doc("The unit's name, as printed on the roster.", title="Name"),
-        },
-        "count": _count(system),
-        "leader": _leader(system, custom=True),
-        "notes": {"type": "string", **_doc("Anything to print with the unit: its kit, its story.", title="Notes")},
-        "source": {"type": "string", **_doc("Where the profile comes from.", title="Source")},
+        k.key: _key(k, w, extra=_leader_rules(system) if k is UNIT_LEADER else None) for k in CUSTOM_ENTRY_KEYS
     }
     for key, stat in stats.items():
         properties[key] = stat_schema(system, key, stat)
-    required = ["name", *(key for key, stat in stats.items() if stat.required)]
+    needed = [*required(CUSTOM_ENTRY_KEYS), *(key for key, stat in stats.items() if stat.required)]
     wanted = ", ".join(key for key, s in stats.items() if s.required)
     optional = ", ".join(key for key, s in stats.items() if not s.required)
     return {
         "type": "object",
-        "required": required,
+        "required": needed,
         "additionalProperties": False,
         "properties": properties,
         **_doc(
@@ -213,52 +239,25 @@ def list_schema(system: System) -> dict[str, Any]:
     """The JSON Schema (draft-07) of the list files of one rule set, built from its data alone."""
     d = system.definition
     limit_key = system.size_unit
-    standard = (
-        f" Left out: the standard game, {amount(d.default_limit, system.measure)}."
-        if d.default_limit
-        else " Left out: no limit."
-    )
-    limit = {
-        "type": "integer",
-        "minimum": 1,
-        **_doc(f"The most {limit_key} the {d.force} may have, as agreed between the players.{standard}", title="Limit"),
-    }
-    if d.default_limit:
-        limit["default"] = d.default_limit
+    w = words(system)
     catalog = _catalog_entry(system)
     custom = _custom_entry(system)
     kinds = [custom] if catalog is None else [catalog, custom]
-    entry = {"oneOf": kinds}
+    properties = {key.named(limit_key): _key(key, w) for key in TOP_KEYS}
+    # What a schema says beyond the declaration: this rule set's id, its standard game, its entries.
+    properties[SYSTEM.key] = {"const": d.id, **{k: v for k, v in properties[SYSTEM.key].items() if k != "type"}}
+    if d.default_limit:
+        properties[limit_key]["default"] = d.default_limit
+    properties[UNITS.key]["items"] = {"oneOf": kinds}
     return {
         "$schema": DRAFT,
         "$comment": GENERATED,
         "title": f"{d.name}: a {d.force} list",
         **_doc(f"A {d.force} for {d.name}. {d.summary}", None),
         "type": "object",
-        "required": ["system", "name", "units"],
+        "required": required(TOP_KEYS, limit_key),
         "additionalProperties": False,
-        "properties": {
-            "system": {"const": d.id, **_doc(f"The rule set: {d.name}. Source: {d.source}.", title="Rule set")},
-            "name": {"type": "string", "pattern": "\\S", **_doc(f"The {d.force}'s name.", title="Name")},
-            limit_key: limit,
-            "revision": {
-                "type": "integer",
-                "minimum": 1,
-                **_doc(
-                    f"The revision of the {d.id} catalogs this list was made with (now {d.revision}); "
-                    "listbuilder warns about units changed since.",
-                    title="Catalog revision",
-                ),
-            },
-            "units": {
-                "type": "array",
-                "items": entry,
-                **_doc(
-                    f"The {d.force}'s units: each a catalog unit ('unit: NAME') or your own ('name: NAME' and stats).",
-                    title="Units",
-                ),
-            },
-        },
+        "properties": properties,
     }
 
 
