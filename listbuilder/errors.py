@@ -119,6 +119,11 @@ class InputError(ListbuilderError):
     """A file the user handed us cannot be read or understood (exit code 2)."""
 
 
+class ConflictError(InputError):
+    """A file changed on disk while it was being edited, or since its editor last read it;
+    nothing was written (exit code 2)."""
+
+
 class CatalogError(InputError):
     """A rule set or unit catalog is malformed (exit code 2)."""
 

@@ -71,11 +71,13 @@ def render_reports(
     strict: bool = False,
     templates: Path | None = None,
     opponent: Report | None = None,
+    qr: bool = False,
 ) -> Rendered:
     """Rosters for ``reports`` and a reference sheet of the rules their units use, as one document.
 
     ``only`` is ``roster`` or ``reference``; ``opponent`` adds the odds of each unit attacking
-    each of the opponent's units to the reference sheet. With ``strict`` a list that breaks a
+    each of the opponent's units to the reference sheet; ``qr`` a QR code of each list's text
+    export to its roster, for an opponent to scan. With ``strict`` a list that breaks a
     rule (or warns) is refused (``RulesBroken``, exit 1) instead of printed under a banner."""
     from listbuilder.printing.output import render_document_bytes
 
@@ -89,6 +91,7 @@ def render_reports(
             strict=strict,
             templates=templates,
             opponent=opponent,
+            qr=qr,
         )
     )
 
@@ -140,6 +143,7 @@ def render_files(
     strict: bool = False,
     templates: Path | None = None,
     vs: Path | None = None,
+    qr: bool = False,
 ) -> tuple[Written, ...]:
     """Print list files: into one document at ``output``, or each beside itself as NAME.pdf.
 
@@ -169,6 +173,7 @@ def render_files(
             strict=strict,
             templates=templates,
             opponent=opponent,
+            qr=qr,
         )
         write_file(target, done.data, inputs=inputs)
         written.append(Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal))

@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from listbuilder import __version__
-from listbuilder.cli import doctor, edits, lists, matchups, prints
+from listbuilder.cli import doctor, edits, lists, matchups, prints, serve
 from listbuilder.cli.options import say
 from listbuilder.errors import EXIT_BAD_INPUT
 
@@ -94,6 +94,7 @@ _command(matchups.odds)
 _command(edits.schema)
 _command(edits.export)
 _command(edits.import_, name="import")
+_command(serve.serve)
 
 
 def main() -> None:

@@ -36,6 +36,10 @@ def render(
             show_default=False,
         ),
     ] = None,
+    qr: Annotated[
+        bool,
+        typer.Option("--qr", help="Put a QR code of the list's text export on each roster, for scanning."),
+    ] = False,
     catalogs: CatalogsOption = None,
 ) -> None:
     """Print lists: a roster for each, then a reference sheet of the rules their units use.
@@ -58,6 +62,7 @@ def render(
             strict=strict,
             templates=templates,
             vs=vs,
+            qr=qr,
         )
     except ListbuilderError as exc:
         fail(exc)

@@ -126,5 +126,10 @@ def render_document(
     return _render(env, "document.html", context)
 
 
+def render_template(name: str, context: dict[str, Any], user_templates: Path | None = None) -> str:
+    """Render any template of the environment (``web/list.html``...) with ``context``."""
+    return _render(environment(user_templates), name, {"version": __version__, **context})
+
+
 def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
     return budget.render(env, name, context)

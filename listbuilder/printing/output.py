@@ -41,6 +41,7 @@ def render_document_bytes(
     strict: bool,
     templates: Path | None,
     opponent: Report | None,
+    qr: bool = False,
 ) -> dict[str, Any]:
     """The document of ``reports`` (see ``listbuilder.api.render_reports``), and what it holds."""
     if opponent is not None:
@@ -64,8 +65,11 @@ def render_document_bytes(
     references = pages.reference_sheet(reports) if only != "roster" else []
     if opponent is not None:
         references = [_with_matchups(sheet, reports, opponent) for sheet in references]
+    rosters = [pages.roster(r, strict) for r in reports] if only != "reference" else []
+    if qr:
+        rosters = [dataclasses.replace(ros, qr=_qr_of(r)) for ros, r in zip(rosters, reports, strict=True)]
     html = render_document(
-        rosters=[pages.roster(r, strict) for r in reports] if only != "reference" else [],
+        rosters=rosters,
         references=references,
         title=" · ".join(r.army.name for r in reports),
         paper=paper,
@@ -78,6 +82,14 @@ def render_document_bytes(
         "lists": tuple(r.army.name for r in reports),
         "illegal": tuple(r.army.name for r in reports if not r.legal(strict)),
     }
+
+
+def _qr_of(report: Report) -> str:
+    """A QR code (SVG) of the list's text export, for its roster."""
+    from listbuilder.share.exchange import export_text
+    from listbuilder.share.qr import svg
+
+    return svg(export_text(report), f"{report.army.name}: scan for the list as text")
 
 
 def _with_matchups(sheet: pages.ReferenceSheet, reports: Sequence[Report], opponent: Report) -> pages.ReferenceSheet:

@@ -95,6 +95,7 @@ class Roster(Record):
     model_boxes: tuple[str, ...]
     turns: int | None
     tracks: tuple[Any, ...]
+    qr: str = ""  # an SVG QR code of the list's text export (render --qr), or nothing
 
     @property
     def factions(self) -> list[str]:

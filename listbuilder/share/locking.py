@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, InputError, OutputError
+from listbuilder.errors import ConflictError, ErrorDetail, OutputError
 from listbuilder.record import Record, record
 from listbuilder.yamlfile import atomic_write, read_text
 
@@ -43,8 +43,6 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
-class ConflictError(InputError):
-    """The list file changed on disk while it was being edited; nothing was written (exit code 2)."""
 
 
 def lock_path(target: Path) -> Path:

@@ -1,0 +1,444 @@
+"""A folder of list files, as a builder serves it: each list's state, changes with undo and redo, deleted lists.
+
+Lists are named by their file name in the folder (``zombies.yaml``); every function refuses a
+name that would leave the folder. Changes go through the edit functions of ``add``, ``remove``
+and ``set`` (share/editing.py), so comments and layout survive, and each one is kept as an undo
+step on disk (share/folder.py). ``expect`` is the version of the file the caller last saw: a
+change to a file that has changed since raises ``ConflictError`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from listbuilder.api.editing import create_list
+from listbuilder.api.printing import write_file
+from listbuilder.api.sharing import import_list
+from listbuilder.army.constraints import Problem
+from listbuilder.army.report import Report, build_report
+from listbuilder.errors import ConflictError, ErrorDetail, InputError, ListbuilderError, one_of
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs, System
+
+Change = Literal["add", "remove", "count", "leader", "set", "custom"]
+CHANGES: tuple[str, ...] = ("add", "remove", "count", "leader", "set", "custom")
+ENTRY_LABEL = re.compile(r"units\[(\d+)\]")
+
+
+@record
+class EntryRow(Record):
+    """One entry of a list as a builder shows it: what it is, what it costs, what it breaks."""
+
+    index: int
+    name: str
+    count: int
+    leader: bool
+    custom: bool
+    stats: str
+    each: int
+    cost: int
+    problems: tuple[Problem, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "unit": self.name,
+            "count": self.count,
+            "leader": self.leader,
+            "custom": self.custom,
+            "stats": self.stats,
+            "each": self.each,
+            "cost": self.cost,
+            "problems": [p.as_json() for p in self.problems],
+        }
+
+
+@record
+class ListState(Record):
+    """One list of a folder: its file, version, report, verdict in words, entries and undo depth."""
+
+    file: str
+    version: str
+    text: str
+    report: Report
+    headline: str
+    total_text: str
+    rows: tuple[EntryRow, ...]
+    undo: int
+    redo: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            **self.report.as_json(),
+            "file": self.file,
+            "version": self.version,
+            "headline": self.headline,
+            "entries": [r.as_json() for r in self.rows],
+            "undo": self.undo,
+            "redo": self.redo,
+        }
+
+
+@record
+class ListSummary(Record):
+    """A list file of a folder, for the lists page: its verdict, or the error that stops it loading."""
+
+    file: str
+    version: str
+    system: str | None = None
+    name: str | None = None
+    total_text: str = ""
+    legal: bool | None = None
+    headline: str = ""
+    error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "version": self.version,
+            "system": self.system,
+            "name": self.name,
+            "total": self.total_text,
+            "legal": self.legal,
+            "headline": self.headline,
+            "error": self.error,
+        }
+
+
+@record
+class Changed(Record):
+    """The outcome of a change made to a list of a folder: what was done, and the list after it."""
+
+    done: str
+    changed: bool
+    state: ListState
+
+    def as_json(self) -> dict[str, Any]:
+        return {"done": self.done, "changed": self.changed, "list": self.state.as_json()}
+
+
+def list_file(folder: Path, name: str) -> Path:
+    """The path of the list ``name`` of ``folder``; ``InputError`` for anything outside the folder."""
+    from listbuilder.share.folder import list_path
+
+    return list_path(folder, name)
+
+
+def _row_problems(problems: Sequence[Problem]) -> dict[int, list[Problem]]:
+    by_entry: dict[int, list[Problem]] = {}
+    for p in problems:
+        for m in ENTRY_LABEL.finditer(p.entry or ""):
+            by_entry.setdefault(int(m.group(1)), []).append(p)
+    return by_entry
+
+
+def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
+    """Read, cost and judge one list of ``folder``, with its version and undo depth."""
+    from listbuilder import views
+    from listbuilder.share import folder as lists
+    from listbuilder.yamlfile import parse_yaml, read_text
+
+    path = list_file(folder, name)
+    text = read_text(path, "list file")
+    raw = path.read_bytes()
+    from listbuilder.army.listfile import parse_list
+
+    army, system = parse_list(parse_yaml(text, path), catalogs)
+    report = build_report(army, system)
+    by_entry = _row_problems(report.problems)
+    rows = tuple(
+        EntryRow(
+            index=ln.entry.index,
+            name=ln.entry.unit.name,
+            count=ln.entry.count,
+            leader=ln.entry.leader,
+            custom=ln.entry.custom,
+            stats=views.stats_line(system, ln.entry.unit),
+            each=ln.unit_cost,
+            cost=ln.cost,
+            problems=tuple(by_entry.get(ln.entry.index, ())),
+        )
+        for ln in report.lines
+    )
+    undo, redo = lists.depth(path)
+    return ListState(
+        file=name,
+        version=lists.version_of(raw),
+        text=text,
+        report=report,
+        headline=views.headline(report),
+        total_text=views.total_text(report),
+        rows=rows,
+        undo=undo,
+        redo=redo,
+    )
+
+
+def folder_lists(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
+    """Every list file of ``folder``, each with its verdict, or the located error that stops it."""
+    from listbuilder.share import folder as lists
+
+    out = []
+    for name in lists.list_names(folder):
+        path = folder / name
+        try:
+            version = lists.version_of(path.read_bytes())
+        except OSError:
+            version = ""
+        try:
+            state = list_state(folder, name, catalogs)
+        except ListbuilderError as exc:
+            out.append(ListSummary(file=name, version=version, error=exc.render()))
+            continue
+        r = state.report
+        out.append(
+            ListSummary(
+                file=name,
+                version=state.version,
+                system=r.system.id,
+                name=r.army.name,
+                total_text=state.total_text,
+                legal=r.legal(),
+                headline=state.headline,
+            )
+        )
+    return tuple(out)
+
+
+def _check_expected(path: Path, expect: str | None) -> bytes:
+    from listbuilder.share.folder import version_of
+
+    try:
+        before = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the list file: {exc.strerror or exc}", file=path) from None
+    if expect is not None and version_of(before) != expect:
+        raise ConflictError(
+            "the list changed on disk since this page was loaded, so your change was not made",
+            file=path,
+            details=[ErrorDetail(message="another tab, program or person changed it", hint="look at it and try again")],
+        )
+    return before
+
+
+def change_list(
+    folder: Path,
+    name: str,
+    catalogs: Catalogs,
+    change: str,
+    *,
+    unit: str | None = None,
+    index: int | None = None,
+    count: int | None = None,
+    leader: bool | None = None,
+    key: str | None = None,
+    value: str | None = None,
+    stats: dict[str, object] | None = None,
+    expect: str | None = None,
+) -> Changed:
+    """Change one list of ``folder`` and keep the change as an undo step.
+
+    ``change`` is one of: ``add`` (``unit``, ``count`` models, default 1), ``remove`` (every entry
+    of ``unit``, or ``count`` models of it), ``count`` (entry ``index`` gets ``count`` models; 0
+    removes it), ``leader`` (entry ``index`` is a leader or not), ``set`` (``key`` name or the
+    limit, to ``value``), ``custom`` (a custom unit of ``stats``, ``count`` copies). ``expect``: the
+    version the caller saw; if the file is not at it, nothing is written (``ConflictError``)."""
+    from listbuilder.share import editing, entryedit
+    from listbuilder.share import folder as lists
+
+    if change not in CHANGES:
+        raise InputError(f"unknown change '{change}'", details=[ErrorDetail(message=f"use {one_of(list(CHANGES))}")])
+    needs = {
+        "add": ("unit",),
+        "remove": ("unit",),
+        "count": ("index", "count"),
+        "leader": ("index", "leader"),
+        "set": ("key", "value"),
+        "custom": ("stats",),
+    }[change]
+    given = {"unit": unit, "index": index, "count": count, "leader": leader, "key": key, "value": value, "stats": stats}
+    missing = [k for k in needs if given[k] is None]
+    if missing:
+        raise InputError(f"a '{change}' change needs {one_of(missing)}")
+    path = list_file(folder, name)
+    with lists.LOCK:
+        before = _check_expected(path, expect)
+        if change == "add":
+            result = editing.add_unit(path, catalogs, str(unit), 1 if count is None else count)
+            done = f"added {1 if count is None else count} {unit}"
+        elif change == "remove":
+            result = editing.remove_unit(path, catalogs, str(unit), count)
+            done = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
+        elif change == "count":
+            assert index is not None and count is not None
+            result = entryedit.set_entry_count(path, catalogs, index, count)
+            done = f"entry {index + 1} now has {count}" if count else f"removed entry {index + 1}"
+        elif change == "leader":
+            assert index is not None and leader is not None
+            result = entryedit.set_entry_leader(path, catalogs, index, leader)
+            done = f"entry {index + 1} {'is now' if leader else 'is no longer'} a leader"
+        elif change == "set":
+            result = editing.set_key(path, catalogs, str(key), str(value))
+            done = f"{key} set to {value}"
+        else:
+            assert stats is not None
+            result = entryedit.add_custom_unit(path, catalogs, stats, 1 if count is None else count)
+            done = f"added {stats.get('name')}"
+        if result.changed:
+            lists.record_change(path, before, result.text.encode("utf-8"))
+    return Changed(done=done, changed=result.changed, state=list_state(folder, name, catalogs))
+
+
+def undo_change(
+    folder: Path, name: str, catalogs: Catalogs, *, redo: bool = False, expect: str | None = None
+) -> Changed:
+    """Undo (or redo) the last change made to a list of ``folder``; kept on disk, so it works after a restart."""
+    from listbuilder.share import folder as lists
+
+    path = list_file(folder, name)
+    with lists.LOCK:
+        _check_expected(path, expect)
+        lists.step(path, "redo" if redo else "undo")
+    return Changed(done="redone" if redo else "undone", changed=True, state=list_state(folder, name, catalogs))
+
+
+def new_folder_list(folder: Path, catalogs: Catalogs, system_id: str, name: str | None, limit: int | None) -> str:
+    """Start a list in ``folder`` (its file named after the list); returns the file's name."""
+    from listbuilder.share import folder as lists
+
+    system = catalogs.get(system_id)
+    with lists.LOCK:
+        file = lists.free_name(folder, name or f"new {system.definition.force}")
+        create_list(catalogs, system_id, list_file(folder, file), name, limit)
+    return file
+
+
+def import_folder_list(folder: Path, catalogs: Catalogs, text: str) -> str:
+    """Read a list exported as text, markdown or JSON into a new file of ``folder``; returns its name."""
+    from listbuilder.share import folder as lists
+    from listbuilder.yamlfile import parse_yaml
+
+    yaml_text = import_list(text, catalogs, Path("pasted text"))
+    list_name = parse_yaml(yaml_text, Path("pasted text")).data.get("name") or "imported list"
+    with lists.LOCK:
+        file = lists.free_name(folder, str(list_name))
+        write_file(list_file(folder, file), yaml_text.encode("utf-8"), overwrite=False)
+    return file
+
+
+def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:
+    """Copy a list of ``folder`` to a new file, named "NAME (copy)"; returns the new file's name."""
+    from listbuilder.share import editing
+    from listbuilder.share import folder as lists
+
+    source = list_file(folder, name)
+    state = list_state(folder, name, catalogs)
+    with lists.LOCK:
+        file = lists.free_name(folder, source.stem + "-copy", source.suffix)
+        target = list_file(folder, file)
+        write_file(target, source.read_bytes(), overwrite=False)
+        editing.set_key(target, catalogs, "name", f"{state.report.army.name} (copy)")
+    return file
+
+
+def delete_list(folder: Path, name: str) -> str:
+    """Move a list of ``folder`` to its deleted lists (restorable); returns the id to restore it by."""
+    from listbuilder.share import folder as lists
+
+    with lists.LOCK:
+        return lists.delete(folder, name)
+
+
+def deleted_lists(folder: Path) -> tuple[tuple[str, str, str], ...]:
+    """The deleted lists of ``folder``, newest first: (id, file name, when)."""
+    from listbuilder.share import folder as lists
+
+    return tuple(lists.deleted(folder))
+
+
+def restore_list(folder: Path, deleted_id: str) -> str:
+    """Put a deleted list back; returns its file name (its old one, or a free one if that is taken)."""
+    from listbuilder.share import folder as lists
+
+    with lists.LOCK:
+        return lists.restore(folder, deleted_id)
+
+
+def parse_stat_form(system: System, fields: Mapping[str, Sequence[str]]) -> dict[str, object]:
+    """Turn a form's fields (each a list of values) into a custom unit's name and stats.
+
+    Empty fields are left out (the pricing then says which stat is missing); numbers must be
+    whole numbers; a 'choices' stat takes every value given."""
+    stats = system.definition.stats
+    values: dict[str, object] = {}
+    errors: list[ErrorDetail] = []
+    name = " ".join(fields.get("name", ())).strip()
+    if name:
+        values["name"] = name
+    for key, stat in stats.items():
+        given = [v.strip() for v in fields.get(key, ()) if v.strip()]
+        if stat.kind == "choices":
+            if given or key in fields:
+                values[key] = given
+            continue
+        if not given:
+            continue
+        if stat.kind == "number":
+            try:
+                values[key] = int(given[-1])
+            except ValueError:
+                errors.append(ErrorDetail(message=f"{stat.label} must be a whole number, found '{given[-1]}'"))
+        else:
+            values[key] = given[-1]
+    if errors:
+        raise InputError("these stats cannot be used", details=errors)
+    return values
+
+
+@record
+class UnitChoice(Record):
+    """A catalog unit as a builder offers it: faction, name, stats in words and cost."""
+
+    faction: str
+    name: str
+    stats: str
+    cost: int
+    leader: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"faction": self.faction, "unit": self.name, "stats": self.stats, "cost": self.cost}
+
+
+# Per loaded rule set: its units worded once, and the lower-case text a filter searches.
+_CHOICES: dict[int, tuple[System, tuple[UnitChoice, ...], tuple[str, ...]]] = {}
+
+
+def unit_choices(system: System, query: str = "") -> tuple[UnitChoice, ...]:
+    """The rule set's catalog units, faction by faction; with ``query``, those whose name, faction
+    or stats hold every word of it (in any case)."""
+    found = _CHOICES.get(id(system))
+    if found is None or found[0] is not system:
+        from listbuilder import views
+        from listbuilder.army.costing import unit_cost
+
+        rows = tuple(
+            UnitChoice(
+                faction=faction,
+                name=u.name,
+                stats=views.stats_line(system, u),
+                cost=unit_cost(system, u),
+                leader=u.leader,
+            )
+            for faction, units in system.factions.items()
+            for u in units
+        )
+        if len(_CHOICES) >= 32:
+            _CHOICES.clear()
+        found = _CHOICES[id(system)] = (system, rows, tuple(f"{u.name} {u.faction} {u.stats}".lower() for u in rows))
+    words = query.lower().split()
+    if not words:
+        return found[1]
+    return tuple(u for u, text in zip(found[1], found[2], strict=True) if all(w in text for w in words))

@@ -1,0 +1,204 @@
+"""The web builder's ASGI app: every page a plain HTML form or link, htmx updating the same forms in place.
+
+``create_app(folder)`` is all a server needs (``listbuilder serve`` runs it under uvicorn; any
+ASGI server can). Every player action is a function of ``listbuilder.api``; this module only
+reads requests, calls it, and renders the answer with the same Jinja environment as print
+(templates ``web/*.html``, which a user's template folder overrides).
+
+Without JavaScript a change posts its form and is redirected (303) back to the page it came
+from. With htmx (``HX-Request``) the same post answers with the part of the page it changed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from listbuilder import api
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.web.security import MAX_BODY, BodyTooLarge, Guard, host_names, token_matches
+
+STATIC = Path(__file__).parent / "static"
+EXPORTS = {"text": ("txt", "text/plain"), "markdown": ("md", "text/markdown"), "json": ("json", "application/json")}
+
+
+class Site:
+    """What every request of one server shares: the folder, the catalogs, the token, the options."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        read_only: bool,
+        catalog_dirs: Sequence[Path] | None,
+        templates: Path | None,
+        token: str,
+    ) -> None:
+        self.folder = folder
+        self.read_only = read_only
+        self.catalogs = api.open_catalogs(catalog_dirs)
+        self.templates = templates
+        self.token = token
+
+    def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
+        """Render ``web/NAME`` with what every page needs (the token, read-only, the folder)."""
+        base = {
+            "token": self.token,
+            "read_only": self.read_only,
+            "folder_name": self.folder.name or str(self.folder),
+            "notice": request.query_params.get("done", ""),
+            "error": None,
+            "conflict": False,
+        }
+        html = api.render_page(f"web/{name}", {**base, **context}, self.templates)
+        return Response(html, status_code=status, media_type="text/html; charset=utf-8")
+
+
+def create_app(
+    folder: Path | str = ".",
+    *,
+    read_only: bool = False,
+    catalogs: Sequence[Path] | None = None,
+    templates: Path | None = None,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    token: str | None = None,
+) -> Guard:
+    """The web builder for the list files of ``folder``.
+
+    ``host`` and ``port`` are the address the server answers to (``Host`` headers naming anything
+    else are refused; with ``port=None`` any port of that host). ``read_only`` refuses every
+    change. ``token`` (default: a new random one) must come with every write."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise InputError("no such folder", file=root, details=[ErrorDetail(message="serve a folder of list files")])
+    site = Site(
+        root,
+        read_only=read_only,
+        catalog_dirs=catalogs,
+        templates=templates,
+        token=token or secrets.token_urlsafe(24),
+    )
+    from listbuilder.web import pages
+
+    routes = [
+        Route("/", pages.lists_page(site)),
+        Route("/new", pages.new_list(site), methods=["POST"]),
+        Route("/import", pages.import_list(site), methods=["POST"]),
+        Route("/restore", pages.restore_list(site), methods=["POST"]),
+        Route("/list/{file}", pages.builder_page(site)),
+        Route("/list/{file}/catalog", pages.catalog_part(site)),
+        Route("/list/{file}/status", pages.status_part(site)),
+        Route("/list/{file}/change", pages.change(site), methods=["POST"]),
+        Route("/list/{file}/price", pages.price(site), methods=["POST"]),
+        Route("/list/{file}/undo", pages.undo(site, redo=False), methods=["POST"]),
+        Route("/list/{file}/redo", pages.undo(site, redo=True), methods=["POST"]),
+        Route("/list/{file}/duplicate", pages.duplicate(site), methods=["POST"]),
+        Route("/list/{file}/delete", pages.delete(site), methods=["POST"]),
+        Route("/list/{file}/share", pages.share_page(site)),
+        Route("/list/{file}/export/{format}", pages.export(site)),
+        Route("/list/{file}/qr.svg", pages.qr(site)),
+        Route("/list/{file}/print", pages.print_list(site)),
+        Route("/list/{file}/compare", pages.compare_page(site)),
+        Route("/card/{system}", pages.card_page(site)),
+        Route("/card/{system}/download", pages.card_download(site)),
+        Route("/print.css", pages.print_css(site)),
+        Route("/fonts/{name}", pages.font(site)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    async def too_big(request: Request, exc: Exception) -> Response:
+        return PlainTextResponse(f"A request may carry at most {MAX_BODY:,} bytes.\n", status_code=413)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return site.page("error.html", request, 404, title="Not found", message="There is no such page here.")
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        return site.page("error.html", request, exc.status, title="Refused", message=exc.reason)
+
+    app = Starlette(routes=routes, exception_handlers={BodyTooLarge: too_big, Refused: refused, 404: not_found})
+    app.state.site = site
+    return Guard(app, host_names(host, port))
+
+
+# --- what the pages share ---------------------------------------------------------------------
+
+
+Endpoint = Callable[[Request], Any]
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
+
+
+async def form_of(request: Request, site: Site) -> Mapping[str, list[str]]:
+    """The posted form, each field a list of values; refuses a write without this server's token."""
+    form = await request.form(max_files=0, max_fields=2000, max_part_size=MAX_BODY)
+    fields: dict[str, list[str]] = {}
+    for key, value in form.multi_items():
+        if isinstance(value, str):
+            fields.setdefault(key, []).append(value)
+    if not token_matches((fields.get("token") or [""])[-1], site.token):
+        raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
+    if site.read_only:
+        raise Refused(403, "This folder is served read-only: nothing can be changed.")
+    return fields
+
+
+def one(fields: Mapping[str, list[str]], key: str, default: str | None = None) -> str | None:
+    values = fields.get(key)
+    return values[-1] if values else default
+
+
+def number(value: str | None, what: str) -> int | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(f"{what} must be a whole number, found '{value}'") from None
+
+
+class Refused(Exception):
+    """A request that is refused outright (no token, read-only), with its status and reason."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def redirect(url: str, done: str = "") -> RedirectResponse:
+    return RedirectResponse(url + (("?" + urlencode({"done": done})) if done else ""), status_code=303)
+
+
+def list_url(file: str) -> str:
+    return f"/list/{quote(file)}"
+
+
+def attachment(data: bytes, media_type: str, filename: str) -> Response:
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in filename) or "download"
+    return Response(data, media_type=media_type, headers={"content-disposition": f'attachment; filename="{safe}"'})
+
+
+def error_message(exc: ListbuilderError) -> str:
+    return exc.render().replace(str(exc.file) + ": ", "", 1) if exc.file else exc.render()
+
+
+async def blocking(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a library call that reads or writes files off the event loop."""
+    return await run_in_threadpool(fn, *args, **kwargs)
+
+
+__all__ = ["create_app"]

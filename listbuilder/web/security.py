@@ -1,0 +1,137 @@
+"""The guard in front of every request: the checks a local server needs, as datasette and Jupyter do them.
+
+- **Host**: a page on another site can point its own domain name at 127.0.0.1 (DNS rebinding)
+  and then read and write this server as if it were that site. So a request is served only if
+  its ``Host`` header names the address the server was started on (421 otherwise).
+- **Cross-site writes**: a write (any method but GET, HEAD and OPTIONS) is refused if the
+  browser says it comes from another site (``Sec-Fetch-Site``) or another origin (``Origin``),
+  and it must carry the token made when the server started (the page's forms hold it), which
+  another site cannot read. Checked by the app, where the form is parsed (``check_token``).
+- **Size**: a request body over ``MAX_BODY`` bytes is refused (413) before it is read whole.
+- **Headers on every answer**: a Content-Security-Policy that lets a page run and style only
+  what this server itself serves (no inline script, no eval, nothing from another host), and no
+  framing, sniffing or referrer.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+
+MAX_BODY = 1024 * 1024
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def host_names(host: str, port: int | None) -> frozenset[str]:
+    """The ``Host`` header values that name a server on ``host``:``port``."""
+    names = {host}
+    if host in ("127.0.0.1", "localhost", "::1", "[::1]"):
+        names |= {"127.0.0.1", "localhost", "[::1]"}
+    if host in ("0.0.0.0", "::"):  # all interfaces: only the loopback names are known here
+        names |= {"127.0.0.1", "localhost"}
+    if port is None:
+        return frozenset(names)
+    return frozenset({f"{n}:{port}" for n in names} | (names if port == 80 else set()))
+
+
+def token_matches(given: object, token: str) -> bool:
+    """Whether a write's token is this server's, compared in constant time."""
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), token.encode())
+
+
+class Guard:
+    """ASGI middleware: refuse wrong hosts, cross-site writes and big bodies; add safe headers."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str], max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.hosts = frozenset(h.lower() for h in hosts)
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host", "").lower()
+        if host not in self.hosts:
+            await _refuse(send, 421, "This server answers only to the address it was started on.")
+            return
+        method = scope["method"]
+        if method not in SAFE_METHODS:
+            site = headers.get("sec-fetch-site")
+            if site is not None and site not in ("same-origin", "none"):
+                await _refuse(send, 403, "Changes from another site are refused.")
+                return
+            origin = headers.get("origin")
+            if origin is not None and origin.lower() not in {f"http://{h}" for h in self.hosts}:
+                await _refuse(send, 403, "Changes from another origin are refused.")
+                return
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _refuse(send, 413, f"A request may carry at most {self.max_body:,} bytes.")
+            return
+
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise BodyTooLarge
+            return message
+
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, send_with_headers)
+        except BodyTooLarge:
+            if not started:
+                await _refuse(send, 413, f"A request may carry at most {self.max_body:,} bytes.")
+
+
+class BodyTooLarge(Exception):
+    """A request body grew past the limit while it was being read (the app answers 413)."""
+
+
+async def _refuse(send: Send, status: int, text: str) -> None:
+    body = (text + "\n").encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                *HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,25 @@
+// listbuilder web builder: the little that htmx does not do. No inline script, no eval.
+// Copy buttons: shown only when this script runs; without it the text is there to select.
+"use strict";
+function listbuilderCopyButtons(root) {
+  for (const button of root.querySelectorAll("button[data-copy]")) {
+    if (button.dataset.ready) continue;
+    button.dataset.ready = "1";
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      const source = document.getElementById(button.dataset.copy);
+      if (!source) return;
+      const label = button.textContent;
+      try {
+        await navigator.clipboard.writeText(source.value);
+        button.textContent = "Copied";
+      } catch (err) {
+        source.select();
+        button.textContent = "Selected: press Ctrl-C";
+      }
+      setTimeout(() => { button.textContent = label; }, 1800);
+    });
+  }
+}
+document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
+document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
