@@ -19,6 +19,8 @@ NOT_FOR_VALIDATE = {
     "listbuilder.share.editing", "listbuilder.share.yamledit", "listbuilder.share.editorschema",
     "listbuilder.share.exchange", "listbuilder.share.textformat",
     "highspy", "numpy", "listbuilder.doctor",
+    "listbuilder.share.entryedit", "listbuilder.share.folder", "listbuilder.share.qr",
+    "listbuilder.web", "starlette", "uvicorn", "python_multipart", "multipart", "segno", "anyio", "h11",
 }  # fmt: skip
 
 
@@ -54,6 +56,9 @@ def test_wheel_carries_catalogs_and_templates(wheel):
     assert "listbuilder/catalogs/might-skirmish/system.yaml" in names
     assert "listbuilder/catalogs/speed-range-power/factions/worked-examples.yaml" in names
     assert any(n.startswith("listbuilder/templates/") for n in names)
+    assert "listbuilder/templates/web/list.html" in names
+    assert "listbuilder/web/static/htmx.min.js" in names
+    assert "listbuilder/web/static/htmx-LICENSE.txt" in names
 
 
 def test_wheel_install_works_from_outside_the_repo(wheel, tmp_path):

@@ -50,6 +50,7 @@ def serve(
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # from here on, a browser's request waits for the server instead of failing
     except OSError as exc:
         fail(
             InputError(
@@ -73,6 +74,8 @@ def serve(
         threading.Timer(0.5, webbrowser.open, [url]).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the Ctrl-C again
+        pass
     finally:
         sock.close()
     typer.echo("listbuilder: stopped")

@@ -1,0 +1,214 @@
+"""The player actions the web builder uses, as library functions (listbuilder.api): a folder of lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+from listbuilder import api
+from listbuilder.errors import ConflictError, InputError
+from listbuilder.share import folder as lists
+
+COMMENTED = """\
+# Our club's warband: keep these notes!
+system: might-skirmish   # the game
+name: Night Shift
+points: 100
+units:
+  # the core
+  - unit: Hunter
+    count: 2   # two is plenty
+  - unit: Shambler   # slow
+    count: 4
+
+  # the odd ones
+  - unit: Grandpa Bones
+# end of file
+"""
+COMMENTS = [line.split("#", 1)[1] for line in COMMENTED.splitlines() if "#" in line]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "night.yaml").write_text(COMMENTED, encoding="utf-8")
+    return tmp_path
+
+
+def _text(folder: Path) -> str:
+    return (folder / "night.yaml").read_text(encoding="utf-8")
+
+
+def test_every_change_keeps_every_comment(folder, catalogs):
+    steps = [
+        dict(change="add", unit="Crow Swarm", count=2),
+        dict(change="add", unit="hunter"),
+        dict(change="count", index=1, count=3),
+        dict(change="leader", index=2, leader=True),
+        dict(change="remove", unit="Crow Swarm", count=1),
+        dict(change="set", key="name", value="Night Shift II"),
+        dict(change="set", key="points", value="120"),
+        dict(change="custom", stats={"name": "Night Owl", "class": "Drone", "might": 3}),
+        dict(change="count", index=3, count=0),  # the Crow Swarm entry (an entry's own comments go with it)
+    ]
+    for step in steps:
+        done = api.change_list(folder, "night.yaml", catalogs, **step)
+        assert done.changed, step
+        text = _text(folder)
+        for comment in COMMENTS:
+            assert comment in text, (step, comment)
+    state = api.list_state(folder, "night.yaml", catalogs)
+    assert state.report.army.name == "Night Shift II" and state.report.limit == 120
+    assert [(r.name, r.count, r.leader, r.custom) for r in state.rows] == [
+        ("Hunter", 3, False, False),
+        ("Shambler", 3, False, False),
+        ("Grandpa Bones", 1, True, False),
+        ("Night Owl", 1, False, True),
+    ]
+    assert state.report.total == 3 * 10 + 3 * 5 + 20 + 3
+    assert state.undo == len(steps) and state.redo == 0
+
+
+def test_undo_and_redo_are_kept_on_disk(folder, catalogs):
+    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    after = _text(folder)
+    fresh = api.open_catalogs()  # as after a restart: nothing in memory
+    undone = api.undo_change(folder, "night.yaml", fresh)
+    assert _text(folder) == COMMENTED and undone.state.redo == 1 and undone.state.undo == 0
+    api.undo_change(folder, "night.yaml", fresh, redo=True)
+    assert _text(folder) == after
+    with pytest.raises(InputError, match="nothing to redo"):
+        api.undo_change(folder, "night.yaml", fresh, redo=True)
+
+
+def test_a_new_change_forgets_the_redo_steps(folder, catalogs):
+    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    api.undo_change(folder, "night.yaml", catalogs)
+    done = api.change_list(folder, "night.yaml", catalogs, "add", unit="Shambler")
+    assert (done.state.undo, done.state.redo) == (1, 0)
+
+
+def test_undo_is_bounded(folder, catalogs, monkeypatch):
+    monkeypatch.setattr(lists, "MAX_STEPS", 3)
+    for n in range(5):
+        api.change_list(folder, "night.yaml", catalogs, "set", key="points", value=str(101 + n))
+    assert lists.depth(folder / "night.yaml") == (3, 0)
+    for _ in range(3):
+        api.undo_change(folder, "night.yaml", catalogs)
+    assert "points: 102" in _text(folder)  # the oldest two steps are gone
+    with pytest.raises(InputError, match="nothing to undo"):
+        api.undo_change(folder, "night.yaml", catalogs)
+
+
+def test_undo_never_loses_a_change_made_elsewhere(folder, catalogs):
+    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    edited = _text(folder).replace("name: Night Shift", "name: Edited By Hand")
+    (folder / "night.yaml").write_text(edited, encoding="utf-8")
+    with pytest.raises(ConflictError, match="changed since"):
+        api.undo_change(folder, "night.yaml", catalogs)
+    assert _text(folder) == edited
+
+
+def test_a_change_to_a_list_that_changed_since_it_was_seen_writes_nothing(folder, catalogs):
+    seen = api.list_state(folder, "night.yaml", catalogs).version
+    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter", expect=seen)  # the first tab
+    now = _text(folder)
+    with pytest.raises(ConflictError, match="changed on disk since this page was loaded"):
+        api.change_list(folder, "night.yaml", catalogs, "add", unit="Shambler", expect=seen)  # the second
+    assert _text(folder) == now
+
+
+def test_options_are_checked(folder, catalogs):
+    with pytest.raises(InputError, match="unknown change"):
+        api.change_list(folder, "night.yaml", catalogs, "explode")
+    with pytest.raises(InputError, match="needs 'unit'"):
+        api.change_list(folder, "night.yaml", catalogs, "add")
+    with pytest.raises(InputError, match="no entry 7"):
+        api.change_list(folder, "night.yaml", catalogs, "count", index=7, count=1)
+    with pytest.raises(InputError, match="cannot be added"):
+        api.change_list(folder, "night.yaml", catalogs, "custom", stats={"name": "X", "class": "Wizard", "might": 3})
+    assert _text(folder) == COMMENTED
+
+
+@pytest.mark.parametrize("name", ["../night.yaml", "/etc/passwd", "..", ".listbuilder", "a/b.yaml", "x.txt", ""])
+def test_names_outside_the_folder_are_refused(folder, name):
+    with pytest.raises(InputError, match="not a list file of this folder"):
+        api.list_file(folder, name)
+
+
+def test_a_link_out_of_the_folder_is_refused_and_unlisted(folder, tmp_path_factory, catalogs):
+    outside = tmp_path_factory.mktemp("elsewhere") / "theirs.yaml"
+    outside.write_text(COMMENTED, encoding="utf-8")
+    (folder / "link.yaml").symlink_to(outside)
+    with pytest.raises(InputError, match="outside the folder"):
+        api.list_file(folder, "link.yaml")
+    assert [s.file for s in api.folder_lists(folder, catalogs)] == ["night.yaml"]
+
+
+def test_the_lists_page_shows_a_located_error_for_a_broken_file(folder, catalogs):
+    (folder / "broken.yaml").write_text("system: might-skirmish\nname: B\nunits:\n  - unit: Huntr\n", encoding="utf-8")
+    broken, good = api.folder_lists(folder, catalogs)
+    assert broken.file == "broken.yaml" and broken.error is not None
+    assert "line 4" in broken.error and "did you mean 'Hunter'?" in broken.error
+    assert good.legal and good.total_text == "60 of 100 points, 7 fighters"  # 2 x 10 + 4 x 5 + 20
+
+
+def test_new_import_duplicate_delete_restore(folder, catalogs):
+    file = api.new_folder_list(folder, catalogs, "might-skirmish", "Zombie Family", None)
+    assert file == "zombie-family.yaml"
+    assert api.new_folder_list(folder, catalogs, "might-skirmish", "Zombie Family", 150) == "zombie-family-2.yaml"
+    text = api.export_list(EXAMPLES / "might-skirmish-zombie-family.legal.yaml", catalogs, "text")
+    imported = api.import_folder_list(folder, catalogs, text)
+    assert imported == "zombie-family-3.yaml"
+    assert api.list_state(folder, imported, catalogs).report.total == 98
+    copy = api.duplicate_list(folder, "night.yaml", catalogs)
+    assert copy == "night-copy.yaml"
+    assert api.list_state(folder, copy, catalogs).report.army.name == "Night Shift (copy)"
+    deleted_id = api.delete_list(folder, "night.yaml")
+    assert not (folder / "night.yaml").exists()
+    assert [d[1] for d in api.deleted_lists(folder)] == ["night.yaml"]
+    assert api.restore_list(folder, deleted_id) == "night.yaml"
+    assert _text(folder) == COMMENTED
+    assert api.deleted_lists(folder) == ()
+
+
+def test_restore_refuses_a_name_outside(folder):
+    for bad in ("../x", "20260101T000000000000-../../x.yaml", "nothing"):
+        with pytest.raises(InputError):
+            api.restore_list(folder, bad)
+
+
+def test_the_custom_unit_form_prices_the_worked_example(catalogs):
+    system = catalogs.get("speed-range-power")
+    stats = api.parse_stat_form(system, {"speed": ["6"], "range": ["24"], "power": ["2"], "traits": [""]})
+    pricing = api.price(system, stats)
+    assert pricing.total == 30  # the rules' worked example: Speed 6, Range 24, Power 2
+    assert [p.points for p in pricing.parts] == [6, 16, 8]
+    with pytest.raises(InputError, match="whole number"):
+        api.parse_stat_form(system, {"speed": ["six"]})
+
+
+def test_catalog_filter(catalogs):
+    system = catalogs.get("might-skirmish")
+    assert len(api.catalog_units(system)) == 16
+    assert [u.name for u in api.catalog_units(system, "zombie sniper")] == ["Cousin Sniper"]
+    assert [u.name for u in api.catalog_units(system, "MONSTER")] == ["Storm Treant", "Grandpa Bones"]
+
+
+def test_renders_are_bytes(catalogs):
+    path = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+    pdf = api.render_roster(path, catalogs, format="pdf", only="roster")
+    assert pdf.data.startswith(b"%PDF") and pdf.filename == "might-skirmish-zombie-family.legal-roster.pdf"
+    html = api.render_roster(path, catalogs, format="html", qr=True)
+    assert b'class="qr-code"' in html.data
+    with pytest.raises(InputError, match="unknown paper"):
+        api.render_roster(path, catalogs, paper="a3")
+    assert api.render_card(catalogs.get("deathzap"), format="html").data.startswith(b"<!doctype html>")
+
+
+def test_records_have_json(folder, catalogs):
+    done = api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    data = done.as_json()
+    assert data["done"] == "added 1 Hunter" and data["list"]["entries"][0]["count"] == 3
+    assert api.folder_lists(folder, catalogs)[0].as_json()["legal"] is True
