@@ -16,7 +16,7 @@ from webserver import Server, start
 
 LIST = "zombies.yaml"
 HOSTILE_LIST = "<script>alert('list')</script> <img src=x>"
-HOSTILE_UNIT = "<b onmouseover=alert(1)>Bold</b> & \"quoted\""
+HOSTILE_UNIT = '<b onmouseover=alert(1)>Bold</b> & "quoted"'
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / LIST).write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
     hostile = (
         "system: might-skirmish\n"
-        f"name: \"{HOSTILE_LIST.replace(chr(34), chr(92) + chr(34))}\"\n"
+        f'name: "{HOSTILE_LIST.replace(chr(34), chr(92) + chr(34))}"\n'
         "points: 100\n"
         "units:\n"
         f"  - name: '{HOSTILE_UNIT.replace(chr(39), chr(39) * 2)}'\n"
@@ -66,9 +66,11 @@ def test_it_binds_loopback_and_says_where(server: Server):
     assert "serving" in server.output[0] and str(server.port) in server.output[0]
 
 
-@pytest.mark.parametrize("host", ["evil.example:{port}", "evil.example", "127.0.0.1:1", "127.0.0.1.evil.example:{port}"])
+@pytest.mark.parametrize(
+    "host", ["evil.example:{port}", "evil.example", "127.0.0.1:1", "127.0.0.1.evil.example:{port}"]
+)
 def test_a_wrong_host_is_refused(server: Server, snapshot: None, host: str):
-    host = host.format(port=server.port)
+    host = host.format(port=server.port, p=server.port)
     page = server.get("/", headers={"Host": host})
     assert page.status == 421
     assert "zombie" not in page.text.lower()
@@ -147,7 +149,12 @@ def test_every_write_needs_the_token(server: Server, snapshot: None):
     ],
 )
 def test_no_path_outside_the_folder(server: Server, snapshot: None, name: str):
-    for path in (f"/list/{name}", f"/list/{name}/export/yaml", f"/list/{name}/print?format=html", f"/list/{name}/qr.svg"):
+    for path in (
+        f"/list/{name}",
+        f"/list/{name}/export/yaml",
+        f"/list/{name}/print?format=html",
+        f"/list/{name}/qr.svg",
+    ):
         answer = server.get(path)
         assert answer.status in (400, 404), path
         assert "frontier" not in answer.text.lower() and "root:" not in answer.text

@@ -2,7 +2,7 @@
 
 A builder page points at an entry ("the third entry, Hunter") rather than at a unit's name,
 since one list may hold the same unit twice (say, once as a leader). These edits go through the
-same machinery as ``add``, ``remove`` and ``set`` (``editing._Edit``): the list must load first,
+same machinery as ``add``, ``remove`` and ``set`` (``editing.edit_file``): the list must load first,
 only the lines the edit changes are touched, the result is read back and checked, and the file is
 written atomically and only if nobody changed it meanwhile.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.share.editing import EditResult, _check_count, _Edit
+from listbuilder.share.editing import EditResult, _check_count, _Edit, edit_file
 from listbuilder.share.yamledit import apply, scalar
 from listbuilder.yamlfile import Document
 
@@ -37,23 +37,28 @@ def set_entry_count(path: Path, catalogs: Catalogs, index: int, count: int, *, w
     """Give entry ``index`` of the list ``count`` models; a count of 0 removes the entry."""
     if count != 0:
         _check_count(count, "field")
-    edit = _Edit(path, catalogs)
-    entry = _entry(edit, index)
-    if count == 0:
-        edit.delete([entry.index])
-    elif count != entry.count:
-        edit.set_count(entry.index, count)
-    return edit.finish(write)
+
+    def change(edit: _Edit) -> None:
+        entry = _entry(edit, index)
+        if count == 0:
+            edit.delete([entry.index])
+        elif count != entry.count:
+            edit.set_count(entry.index, count)
+
+    return edit_file(path, catalogs, change, write=write)
 
 
 def set_entry_leader(path: Path, catalogs: Catalogs, index: int, leader: bool, *, write: bool = True) -> EditResult:
     """Mark entry ``index`` as a leader (or not), with a ``leader:`` line on the entry."""
     if not isinstance(leader, bool):
         raise InputError(f"leader is true or false, found {leader!r}")
-    edit = _Edit(path, catalogs)
+    return edit_file(path, catalogs, lambda edit: _set_leader(edit, index, leader), write=write)
+
+
+def _set_leader(edit: _Edit, index: int, leader: bool) -> None:
     entry = _entry(edit, index)
     if entry.leader == leader:
-        return edit.finish(write)
+        return
     y = edit._yaml()
     item = edit._units(y)[1].value[entry.index]
     found = y.pair(item, "leader")
@@ -65,7 +70,6 @@ def set_entry_leader(path: Path, catalogs: Catalogs, index: int, leader: bool, *
         assert anchor is not None
         edit.body = apply(edit.body, y.insert_pair_after(item, anchor[1], "leader", value))
     edit.expected["units"][entry.index]["leader"] = leader
-    return edit.finish(write)
 
 
 def add_custom_unit(
@@ -76,7 +80,10 @@ def add_custom_unit(
     ``stats`` holds ``name`` and a value for each stat (a number, a choice, or a sequence of
     choices); they are checked as a custom entry of the list is, before anything is written."""
     _check_count(count, "add")
-    edit = _Edit(path, catalogs)
+    return edit_file(path, catalogs, lambda edit: _add_custom(edit, path, stats, count), write=write)
+
+
+def _add_custom(edit: _Edit, path: Path, stats: Mapping[str, object], count: int) -> None:
     name = stats.get("name")
     if not isinstance(name, str) or not name.strip():
         raise InputError("a custom unit needs a name", file=path, details=[ErrorDetail(message="give it a name")])
@@ -117,4 +124,3 @@ def add_custom_unit(
     column = -1 if y.root.flow_style else key.start_mark.column
     edit.body = apply(edit.body, y.append_item(seq, pairs, model, column))
     edit.expected["units"].append(data)
-    return edit.finish(write)
