@@ -115,9 +115,10 @@ class Changed(Record):
     done: str
     changed: bool
     state: ListState
+    entry: int | None = None  # the entry the change made or changed, if it is still there
 
     def as_json(self) -> dict[str, Any]:
-        return {"done": self.done, "changed": self.changed, "list": self.state.as_json()}
+        return {"done": self.done, "changed": self.changed, "entry": self.entry, "list": self.state.as_json()}
 
 
 def list_file(folder: Path, name: str) -> Path:
@@ -289,7 +290,20 @@ def change_list(
             done = f"added {stats.get('name')}"
         if result.changed:
             lists.record_change(path, before, result.text.encode("utf-8"))
-    return Changed(done=done, changed=result.changed, state=list_state(folder, name, catalogs))
+    state = list_state(folder, name, catalogs)
+    return Changed(done=done, changed=result.changed, state=state, entry=_touched(state, change, unit, index, count))
+
+
+def _touched(state: ListState, change: str, unit: str | None, index: int | None, count: int | None) -> int | None:
+    """The entry a change left its mark on: the one it added to, counted or marked."""
+    if change in ("count", "leader"):
+        return index if index is not None and index < len(state.rows) and (change != "count" or count) else None
+    if change == "add" and unit is not None:
+        hits = [r.index for r in state.rows if not r.custom and r.name.lower() == unit.strip().lower()]
+        return hits[-1] if hits else None
+    if change == "custom" and state.rows:
+        return state.rows[-1].index
+    return None
 
 
 def undo_change(

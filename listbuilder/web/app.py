@@ -179,8 +179,15 @@ class Refused(Exception):
         self.reason = reason
 
 
-def redirect(url: str, done: str = "") -> RedirectResponse:
-    return RedirectResponse(url + (("?" + urlencode({"done": done})) if done else ""), status_code=303)
+def redirect(url: str, done: str = "", at: int | None = None) -> RedirectResponse:
+    """303 to ``url``, saying what was done and (``at``) which entry it changed."""
+    query = {"done": done} if done else {}
+    if at is not None:
+        query["at"] = str(at)
+    return RedirectResponse(
+        url + (f"?{urlencode(query)}#entry-{at}" if at is not None else f"?{urlencode(query)}" if query else ""),
+        status_code=303,
+    )
 
 
 def list_url(file: str) -> str:

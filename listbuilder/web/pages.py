@@ -152,6 +152,7 @@ def _builder_context(
         "custom": dict(custom or {}),
         "pricing": None,
         "price_error": "",
+        "touched": None,
     }
     context.update(_catalog_context(system, query))
     if custom:
@@ -181,6 +182,9 @@ def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
 def _builder(site: Site, request: Request, file: str, status: int = 200, **extra: Any) -> Response:
     query = request.query_params.get("q", "")
     context = _builder_context(site, file, query, extra.pop("custom", None))
+    at = request.query_params.get("at", "")
+    if at.isdigit() and request.method == "GET":
+        context["touched"] = int(at)
     context.update(extra)
     return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
 
@@ -265,8 +269,8 @@ def change(site: Site) -> Endpoint:
                 return _unreadable(site, request, exc)
         done = result.done if result.changed else "Nothing changed"
         if is_htmx(request):
-            return await blocking(_builder, site, request, file, notice=done)
-        return redirect(list_url(file), done)
+            return await blocking(_builder, site, request, file, notice=done, touched=result.entry)
+        return redirect(list_url(file), done, result.entry)
 
     return handler
 
