@@ -148,7 +148,6 @@ def _builder_context(
         "system": system,
         "stats": list(system.definition.stats.items()),
         "limit_key": system.size_unit,
-        "others": [n for n in _list_names(site) if n != file],
         "custom": dict(custom or {}),
         "pricing": None,
         "price_error": "",
@@ -250,29 +249,31 @@ def change(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         fields = await form_of(request, site)
-        what = one(fields, "change", "") or ""
-        try:
-            args = _change_args(fields)
-            if what == "custom":
-                system = (await blocking(api.list_state, site.folder, file, site.catalogs)).report.system
-                args["stats"] = api.parse_stat_form(system, fields)
-            result = await blocking(
-                api.change_list, site.folder, file, site.catalogs, what, expect=one(fields, "version"), **args
-            )
-        except ConflictError as exc:
-            return await blocking(_builder, site, request, file, 409, error=error_message(exc), conflict=True)
-        except ListbuilderError as exc:
-            try:
-                custom = fields if what == "custom" else None
-                return await blocking(_builder, site, request, file, 400, error=error_message(exc), custom=custom)
-            except ListbuilderError:
-                return _unreadable(site, request, exc)
-        done = result.done if result.changed else "Nothing changed"
-        if is_htmx(request):
-            return await blocking(_builder, site, request, file, notice=done, touched=result.entry)
-        return redirect(list_url(file), done, result.entry)
+        # The change and the page that shows it, in one trip to a worker thread.
+        return await blocking(_change, site, request, file, fields)
 
     return handler
+
+
+def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
+    what = one(fields, "change", "") or ""
+    try:
+        args = _change_args(fields)
+        if what == "custom":
+            args["stats"] = api.parse_stat_form(api.list_state(site.folder, file, site.catalogs).report.system, fields)
+        result = api.change_list(site.folder, file, site.catalogs, what, expect=one(fields, "version"), **args)
+    except ConflictError as exc:
+        return _builder(site, request, file, 409, error=error_message(exc), conflict=True)
+    except ListbuilderError as exc:
+        try:
+            custom = fields if what == "custom" else None
+            return _builder(site, request, file, 400, error=error_message(exc), custom=custom)
+        except ListbuilderError:
+            return _unreadable(site, request, exc)
+    done = result.done if result.changed else "Nothing changed"
+    if is_htmx(request):
+        return _builder(site, request, file, notice=done, touched=result.entry)
+    return redirect(list_url(file), done, result.entry)
 
 
 def price(site: Site) -> Endpoint:
