@@ -214,3 +214,13 @@ def test_records_have_json(folder, catalogs):
     data = done.as_json()
     assert data["done"] == "added 1 Hunter" and data["list"]["entries"][0]["count"] == 3
     assert api.folder_lists(folder, catalogs)[0].as_json()["legal"] is True
+
+
+def test_render_qr_on_the_command_line(cli, tmp_path):
+    out = tmp_path / "roster.html"
+    result = cli("render", EXAMPLES / "might-skirmish-zombie-family.legal.yaml", "--qr", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert out.read_text().count('class="qr-code"') == 1
+    plain = tmp_path / "plain.html"
+    assert cli("render", EXAMPLES / "might-skirmish-zombie-family.legal.yaml", "-o", plain).exit_code == 0
+    assert "qr-code" not in plain.read_text()
