@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make the README's pictures from real output: a printed roster and a rules card.
+# Make the README's pictures from real output: a printed roster, a rules card, the web builder.
 # Needs listbuilder installed and pdftoppm (Debian's poppler-utils).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +15,6 @@ pdftoppm -r 80 -png -f 2 -l 2 -singlefile "$tmp/roster.pdf" docs/reference
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/illegal.pdf" docs/not-legal
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/card.pdf" docs/card
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/vs.pdf" docs/odds
+# the web builder, from a real 'listbuilder serve' in Chromium (needs the playwright package)
+python docs/web_pictures.py
 ls -l docs/*.png

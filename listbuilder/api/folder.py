@@ -276,11 +276,12 @@ def change_list(
         elif change == "count":
             assert index is not None and count is not None
             result = entryedit.set_entry_count(path, catalogs, index, count)
-            done = f"entry {index + 1} now has {count}" if count else f"removed entry {index + 1}"
+            name = _entry_name(before, path, catalogs, index)
+            done = f"{name}: {count} now" if count else f"removed the {name} entry"
         elif change == "leader":
             assert index is not None and leader is not None
             result = entryedit.set_entry_leader(path, catalogs, index, leader)
-            done = f"entry {index + 1} {'is now' if leader else 'is no longer'} a leader"
+            done = f"{_entry_name(before, path, catalogs, index)} {'is now' if leader else 'is no longer'} a leader"
         elif change == "set":
             result = editing.set_key(path, catalogs, str(key), str(value))
             done = f"{key} set to {value}"
@@ -292,6 +293,14 @@ def change_list(
             lists.record_change(path, before, result.text.encode("utf-8"))
     state = list_state(folder, name, catalogs)
     return Changed(done=done, changed=result.changed, state=state, entry=_touched(state, change, unit, index, count))
+
+
+def _entry_name(text: bytes, path: Path, catalogs: Catalogs, index: int) -> str:
+    """The unit of entry ``index`` of a list's text (the edit itself has checked the index)."""
+    from listbuilder.api.lists import check_text
+
+    lines = check_text(text.decode("utf-8"), catalogs, path).lines
+    return lines[index].entry.unit.name if 0 <= index < len(lines) else f"entry {index + 1}"
 
 
 def _touched(state: ListState, change: str, unit: str | None, index: int | None, count: int | None) -> int | None:

@@ -1,0 +1,65 @@
+"""Make the README's pictures of the web builder from a real `listbuilder serve` (docs/pictures.sh runs it).
+
+Serves a copy of two example lists, adds a 17th fighter to the 16-fighter warband by a click,
+and photographs the builder at a club table's width (1280 px) and a phone's (390 px).
+Needs the `playwright` package and Debian's Chromium at /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="web-pictures-")) / "club-lists"
+    folder.mkdir()
+    for name in ("might-skirmish-windblade-elves.legal.yaml", "speed-range-power-sumerians.legal.yaml"):
+        shutil.copy(ROOT / "examples" / name, folder / name.replace(".legal", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "listbuilder", "serve", str(folder), "--port", "0", "--no-open"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    url = re.search(r"(http://\S+)/", proc.stdout.readline())
+    assert url, "listbuilder serve did not start"
+    base = url.group(1)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            for width, height, out in ((1280, 860, "web-builder.png"), (390, 844, "web-phone.png")):
+                page = browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=1)
+                page.goto(f"{base}/list/might-skirmish-windblade-elves.yaml")
+                version = page.locator("#page-version").get_attribute("value")
+                page.get_by_role("button", name="Add one Wind Hawk", exact=True).click()
+                page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=version)
+                page.wait_for_timeout(300)
+                if width < 600:
+                    page.locator("#entry-2").scroll_into_view_if_needed()
+                    page.evaluate("window.scrollBy(0, -260)")
+                page.screenshot(path=str(ROOT / "docs" / out))
+                page.get_by_role("button", name="Undo the last change", exact=True).click()
+                page.wait_for_timeout(300)
+                page.close()
+            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            page.goto(f"{base}/")
+            page.screenshot(path=str(ROOT / "docs" / "web-lists.png"))
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
