@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, InputError
@@ -224,3 +227,40 @@ def test_render_qr_on_the_command_line(cli, tmp_path):
     plain = tmp_path / "plain.html"
     assert cli("render", EXAMPLES / "might-skirmish-zombie-family.legal.yaml", "-o", plain).exit_code == 0
     assert "qr-code" not in plain.read_text()
+
+
+def test_a_change_says_what_it_did_in_the_units_words(folder, catalogs):
+    done = api.change_list(folder, "night.yaml", catalogs, "count", index=1, count=5)
+    assert done.done == "Shambler: 5 now" and done.entry == 1
+    done = api.change_list(folder, "night.yaml", catalogs, "count", index=2, count=0)
+    assert done.done == "removed the Grandpa Bones entry" and done.entry is None
+    done = api.change_list(folder, "night.yaml", catalogs, "add", unit="hunter")
+    assert done.done == "added 1 hunter" and done.entry == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.text(max_size=40))
+def test_no_name_reaches_outside_the_folder(tmp_path_factory, name):
+    root = tmp_path_factory.mktemp("names", numbered=True)
+    try:
+        path = api.list_file(root, name)
+    except InputError:
+        return
+    assert os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
+    assert path.parent == root and ".." not in path.parts and path.suffix in (".yaml", ".yml")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    fields=st.dictionaries(
+        st.sampled_from(["name", "speed", "range", "power", "traits", "other"]),
+        st.lists(st.text(max_size=8), max_size=3),
+    )
+)
+def test_any_custom_unit_form_prices_or_says_why(catalogs, fields):
+    system = catalogs.get("speed-range-power")
+    try:
+        pricing = api.price(system, api.parse_stat_form(system, fields))
+    except InputError:
+        return
+    assert pricing.total >= 0

@@ -253,3 +253,23 @@ def test_another_host_warns(folder: Path):
         assert any("anyone who can reach" in line for line in s.output)
     finally:
         s.stop()
+
+
+def test_host_names_and_ip_hosts():
+    from listbuilder.web.security import host_names, is_ip_host
+
+    assert host_names("127.0.0.1", 8000) == {"127.0.0.1:8000", "localhost:8000", "[::1]:8000"}
+    assert "localhost" in host_names("127.0.0.1", None)
+    assert is_ip_host("192.168.1.5:8000", 8000) and is_ip_host("[fe80::1]:8000", 8000)
+    assert not is_ip_host("192.168.1.5:8001", 8000)
+    assert not is_ip_host("evil.example:8000", 8000) and not is_ip_host("127.0.0.1.nip.io:8000", 8000)
+
+
+def test_on_every_interface_an_ip_host_is_served_and_a_name_is_not(folder: Path):
+    s = start(folder, "--host", "0.0.0.0")
+    try:
+        assert s.get("/", headers={"Host": f"192.0.2.7:{s.port}"}).status == 200  # the machine's address
+        assert s.get("/", headers={"Host": f"rebound.example:{s.port}"}).status == 421
+        assert s.get("/", headers={"Host": f"192.0.2.7:{s.port + 1}"}).status == 421
+    finally:
+        s.stop()

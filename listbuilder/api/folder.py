@@ -276,8 +276,8 @@ def change_list(
         elif change == "count":
             assert index is not None and count is not None
             result = entryedit.set_entry_count(path, catalogs, index, count)
-            name = _entry_name(before, path, catalogs, index)
-            done = f"{name}: {count} now" if count else f"removed the {name} entry"
+            unit_name = _entry_name(before, path, catalogs, index)
+            done = f"{unit_name}: {count} now" if count else f"removed the {unit_name} entry"
         elif change == "leader":
             assert index is not None and leader is not None
             result = entryedit.set_entry_leader(path, catalogs, index, leader)

@@ -64,7 +64,8 @@ def serve(
     except ListbuilderError as exc:
         sock.close()
         fail(exc)
-    shown = f"[{host}]" if ":" in host else host
+    # On every interface, this machine's own browser reaches it on the loopback address.
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/"
     typer.echo(f"listbuilder: serving {folder.resolve()} at {url}{' (read-only)' if read_only else ''}")
     typer.echo("press Ctrl-C to stop")

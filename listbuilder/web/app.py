@@ -129,7 +129,9 @@ def create_app(
 
     app = Starlette(routes=routes, exception_handlers={BodyTooLarge: too_big, Refused: refused, 404: not_found})
     app.state.site = site
-    return Guard(app, host_names(host, port))
+    from listbuilder.web.security import WILDCARDS
+
+    return Guard(app, host_names(host, port), any_ip=(True if port is None else port) if host in WILDCARDS else False)
 
 
 # --- what the pages share ---------------------------------------------------------------------

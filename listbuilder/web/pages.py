@@ -138,9 +138,10 @@ def delete(site: Site) -> Endpoint:
 
 
 def _builder_context(
-    site: Site, file: str, query: str = "", custom: Mapping[str, list[str]] | None = None
+    site: Site, file: str, query: str = "", custom: Mapping[str, list[str]] | None = None, state: Any = None
 ) -> dict[str, Any]:
-    state = api.list_state(site.folder, file, site.catalogs)
+    if state is None:
+        state = api.list_state(site.folder, file, site.catalogs)
     system = state.report.system
     context: dict[str, Any] = {
         "title": state.report.army.name,
@@ -180,7 +181,7 @@ def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
 
 def _builder(site: Site, request: Request, file: str, status: int = 200, **extra: Any) -> Response:
     query = request.query_params.get("q", "")
-    context = _builder_context(site, file, query, extra.pop("custom", None))
+    context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
     at = request.query_params.get("at", "")
     if at.isdigit() and request.method == "GET":
         context["touched"] = int(at)
@@ -272,7 +273,7 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
             return _unreadable(site, request, exc)
     done = result.done if result.changed else "Nothing changed"
     if is_htmx(request):
-        return _builder(site, request, file, notice=done, touched=result.entry)
+        return _builder(site, request, file, notice=done, touched=result.entry, state=result.state)
     return redirect(list_url(file), done, result.entry)
 
 
@@ -313,8 +314,8 @@ def undo(site: Site, redo: bool) -> Endpoint:
                 return _unreadable(site, request, exc)
         done = "Redone" if redo else "Undone"
         if is_htmx(request):
-            return await blocking(_builder, site, request, file, notice=done)
-        return redirect(list_url(file), f"{done}" if result.changed else "")
+            return await blocking(_builder, site, request, file, notice=done, state=result.state)
+        return redirect(list_url(file), done)
 
     return handler
 

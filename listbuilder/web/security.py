@@ -41,16 +41,34 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+WILDCARDS = ("0.0.0.0", "::", "[::]")
+
+
 def host_names(host: str, port: int | None) -> frozenset[str]:
-    """The ``Host`` header values that name a server on ``host``:``port``."""
-    names = {host}
-    if host in ("127.0.0.1", "localhost", "::1", "[::1]"):
+    """The ``Host`` header values that name a server on ``host``:``port`` (any port if ``None``)."""
+    names = {f"[{host}]" if ":" in host and not host.startswith("[") else host}
+    if host in ("127.0.0.1", "localhost", "::1", "[::1]", *WILDCARDS):
         names |= {"127.0.0.1", "localhost", "[::1]"}
-    if host in ("0.0.0.0", "::"):  # all interfaces: only the loopback names are known here
-        names |= {"127.0.0.1", "localhost"}
     if port is None:
         return frozenset(names)
     return frozenset({f"{n}:{port}" for n in names} | (names if port == 80 else set()))
+
+
+def is_ip_host(host: str, port: int | None) -> bool:
+    """Whether a ``Host`` header is an IP address (with the server's port): a page of another site
+    can rebind a domain name to this machine, but never make a browser send its IP as the host."""
+    import ipaddress
+
+    name, sep, given = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not sep:
+        name, given = host, ""
+    if port is not None and given != str(port):
+        return False
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def token_matches(given: object, token: str) -> bool:
@@ -61,10 +79,15 @@ def token_matches(given: object, token: str) -> bool:
 class Guard:
     """ASGI middleware: refuse wrong hosts, cross-site writes and big bodies; add safe headers."""
 
-    def __init__(self, app: ASGIApp, hosts: Iterable[str], max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, hosts: Iterable[str], max_body: int = MAX_BODY, any_ip: int | bool | None = False
+    ) -> None:
+        """``any_ip``: the server listens on every interface, so a ``Host`` that is any IP address
+        of this machine, with ``any_ip``'s port (``True``: any port), is served too."""
         self.app = app
         self.hosts = frozenset(h.lower() for h in hosts)
         self.max_body = max_body
+        self.any_ip = any_ip
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,7 +95,9 @@ class Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "").lower()
-        if host not in self.hosts:
+        if host not in self.hosts and not (
+            self.any_ip is not False and is_ip_host(host, None if self.any_ip is True else self.any_ip)
+        ):
             await _refuse(send, 421, "This server answers only to the address it was started on.")
             return
         method = scope["method"]
@@ -82,7 +107,7 @@ class Guard:
                 await _refuse(send, 403, "Changes from another site are refused.")
                 return
             origin = headers.get("origin")
-            if origin is not None and origin.lower() not in {f"http://{h}" for h in self.hosts}:
+            if origin is not None and origin.lower() != f"http://{host}":
                 await _refuse(send, 403, "Changes from another origin are refused.")
                 return
         length = headers.get("content-length")
