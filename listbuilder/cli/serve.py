@@ -49,6 +49,9 @@ def serve(
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Connections inherit this: a page goes out at once instead of waiting 40 ms for the
+        # browser's delayed acknowledgement of its headers (Nagle's algorithm).
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
         sock.listen(128)  # from here on, a browser's request waits for the server instead of failing
     except OSError as exc:
