@@ -89,31 +89,31 @@ def create_app(
         templates=templates,
         token=token or secrets.token_urlsafe(24),
     )
-    from listbuilder.web import pages
+    from listbuilder.web import builder, lists, sheets
 
     routes = [
-        Route("/", pages.lists_page(site)),
-        Route("/new", pages.new_list(site), methods=["POST"]),
-        Route("/import", pages.import_list(site), methods=["POST"]),
-        Route("/restore", pages.restore_list(site), methods=["POST"]),
-        Route("/list/{file}", pages.builder_page(site)),
-        Route("/list/{file}/catalog", pages.catalog_part(site)),
-        Route("/list/{file}/status", pages.status_part(site)),
-        Route("/list/{file}/change", pages.change(site), methods=["POST"]),
-        Route("/list/{file}/price", pages.price(site), methods=["POST"]),
-        Route("/list/{file}/undo", pages.undo(site, redo=False), methods=["POST"]),
-        Route("/list/{file}/redo", pages.undo(site, redo=True), methods=["POST"]),
-        Route("/list/{file}/duplicate", pages.duplicate(site), methods=["POST"]),
-        Route("/list/{file}/delete", pages.delete(site), methods=["POST"]),
-        Route("/list/{file}/share", pages.share_page(site)),
-        Route("/list/{file}/export/{format}", pages.export(site)),
-        Route("/list/{file}/qr.svg", pages.qr(site)),
-        Route("/list/{file}/print", pages.print_list(site)),
-        Route("/list/{file}/compare", pages.compare_page(site)),
-        Route("/card/{system}", pages.card_page(site)),
-        Route("/card/{system}/download", pages.card_download(site)),
-        Route("/print.css", pages.print_css(site)),
-        Route("/fonts/{name}", pages.font(site)),
+        Route("/", lists.lists_page(site)),
+        Route("/new", lists.new_list(site), methods=["POST"]),
+        Route("/import", lists.import_list(site), methods=["POST"]),
+        Route("/restore", lists.restore_list(site), methods=["POST"]),
+        Route("/list/{file}", builder.builder_page(site)),
+        Route("/list/{file}/catalog", builder.catalog_part(site)),
+        Route("/list/{file}/status", builder.status_part(site)),
+        Route("/list/{file}/change", builder.change(site), methods=["POST"]),
+        Route("/list/{file}/price", builder.price(site), methods=["POST"]),
+        Route("/list/{file}/undo", builder.undo(site, redo=False), methods=["POST"]),
+        Route("/list/{file}/redo", builder.undo(site, redo=True), methods=["POST"]),
+        Route("/list/{file}/duplicate", lists.duplicate(site), methods=["POST"]),
+        Route("/list/{file}/delete", lists.delete(site), methods=["POST"]),
+        Route("/list/{file}/share", sheets.share_page(site)),
+        Route("/list/{file}/export/{format}", sheets.export(site)),
+        Route("/list/{file}/qr.svg", sheets.qr(site)),
+        Route("/list/{file}/print", sheets.print_list(site)),
+        Route("/list/{file}/compare", sheets.compare_page(site)),
+        Route("/card/{system}", sheets.card_page(site)),
+        Route("/card/{system}/download", sheets.card_download(site)),
+        Route("/print.css", sheets.print_css(site)),
+        Route("/fonts/{name}", sheets.font(site)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -203,6 +203,12 @@ def attachment(data: bytes, media_type: str, filename: str) -> Response:
 
 def error_message(exc: ListbuilderError) -> str:
     return exc.render().replace(str(exc.file) + ": ", "", 1) if exc.file else exc.render()
+
+
+def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
+    """The page for a list (or rule set) that cannot be shown: 404 if there is none by that name."""
+    status = 404 if "no such" in exc.summary or "not a list file" in exc.summary else 400
+    return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
 
 
 async def blocking(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

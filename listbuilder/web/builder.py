@@ -1,0 +1,199 @@
+"""The builder page of one list: the catalog and its filter, the entries, changes, custom units, undo."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from listbuilder import api
+from listbuilder.errors import ConflictError, ListbuilderError
+from listbuilder.web.app import (
+    Endpoint,
+    Site,
+    blocking,
+    error_message,
+    form_of,
+    is_htmx,
+    list_url,
+    number,
+    one,
+    redirect,
+    unreadable,
+)
+
+
+def _builder_context(
+    site: Site, file: str, query: str = "", custom: Mapping[str, list[str]] | None = None, state: Any = None
+) -> dict[str, Any]:
+    if state is None:
+        state = api.list_state(site.folder, file, site.catalogs)
+    system = state.report.system
+    context: dict[str, Any] = {
+        "title": state.report.army.name,
+        "state": state,
+        "system": system,
+        "stats": list(system.definition.stats.items()),
+        "limit_key": system.size_unit,
+        "custom": dict(custom or {}),
+        "pricing": None,
+        "price_error": "",
+        "touched": None,
+    }
+    context.update(_catalog_context(system, query))
+    if custom:
+        context.update(_pricing(system, custom))
+    return context
+
+
+def _catalog_context(system: Any, query: str) -> dict[str, Any]:
+    units = api.unit_choices(system, query)
+    factions: dict[str, list[Any]] = {}
+    for u in units:
+        factions.setdefault(u.faction, []).append(u)
+    return {"query": query, "factions": list(factions.items()), "found": len(units)}
+
+
+def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
+    try:
+        return {"pricing": api.price(system, api.parse_stat_form(system, fields)), "price_error": ""}
+    except ListbuilderError as exc:
+        return {"pricing": None, "price_error": error_message(exc)}
+
+
+def _builder(site: Site, request: Request, file: str, status: int = 200, **extra: Any) -> Response:
+    query = request.query_params.get("q", "")
+    context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
+    at = request.query_params.get("at", "")
+    if at.isdigit() and request.method == "GET":
+        context["touched"] = int(at)
+    context.update(extra)
+    return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
+
+
+def builder_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            return await blocking(_builder, site, request, file)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+
+    return handler
+
+
+def catalog_part(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        context = _catalog_context(state.report.system, request.query_params.get("q", ""))
+        return site.page("_catalog.html", request, state=state, **context)
+
+    return handler
+
+
+def status_part(site: Site) -> Endpoint:
+    """204 while the list is at the version the page shows; a notice once it changed on disk."""
+
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+        except ListbuilderError as exc:
+            return site.page("_status.html", request, file=file, message=error_message(exc))
+        if state.version == request.query_params.get("version"):
+            return Response(status_code=204)
+        return site.page("_status.html", request, file=file, message="")
+
+    return handler
+
+
+def _change_args(fields: Mapping[str, list[str]], system_stats: Any = None) -> dict[str, Any]:
+    leader = one(fields, "leader")
+    return {
+        "unit": one(fields, "unit"),
+        "index": number(one(fields, "index"), "the entry"),
+        "count": number(one(fields, "count"), "the count"),
+        "leader": None if leader is None else leader == "true",
+        "key": one(fields, "key"),
+        "value": one(fields, "value"),
+    }
+
+
+def change(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        fields = await form_of(request, site)
+        # The change and the page that shows it, in one trip to a worker thread.
+        return await blocking(_change, site, request, file, fields)
+
+    return handler
+
+
+def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
+    what = one(fields, "change", "") or ""
+    try:
+        args = _change_args(fields)
+        if what == "custom":
+            args["stats"] = api.parse_stat_form(api.list_state(site.folder, file, site.catalogs).report.system, fields)
+        result = api.change_list(site.folder, file, site.catalogs, what, expect=one(fields, "version"), **args)
+    except ConflictError as exc:
+        return _builder(site, request, file, 409, error=error_message(exc), conflict=True)
+    except ListbuilderError as exc:
+        try:
+            custom = fields if what == "custom" else None
+            return _builder(site, request, file, 400, error=error_message(exc), custom=custom)
+        except ListbuilderError:
+            return unreadable(site, request, exc)
+    done = result.done if result.changed else "Nothing changed"
+    if is_htmx(request):
+        return _builder(site, request, file, notice=done, touched=result.entry, state=result.state)
+    return redirect(list_url(file), done, result.entry)
+
+
+def price(site: Site) -> Endpoint:
+    """Price the custom unit form as it stands (nothing is written)."""
+
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        fields = await form_of(request, site)
+        if is_htmx(request) and request.headers.get("hx-target") == "price":
+            try:
+                state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            except ListbuilderError as exc:
+                return unreadable(site, request, exc)
+            return site.page("_price.html", request, **_pricing(state.report.system, fields), state=state)
+        try:
+            return await blocking(_builder, site, request, file, custom=fields)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+
+    return handler
+
+
+def undo(site: Site, redo: bool) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        fields = await form_of(request, site)
+        try:
+            result = await blocking(
+                api.undo_change, site.folder, file, site.catalogs, redo=redo, expect=one(fields, "version")
+            )
+        except ConflictError as exc:
+            return await blocking(_builder, site, request, file, 409, error=error_message(exc), conflict=True)
+        except ListbuilderError as exc:
+            try:
+                return await blocking(_builder, site, request, file, 400, error=error_message(exc))
+            except ListbuilderError:
+                return unreadable(site, request, exc)
+        done = "Redone" if redo else "Undone"
+        if is_htmx(request):
+            return await blocking(_builder, site, request, file, notice=done, state=result.state)
+        return redirect(list_url(file), done)
+
+    return handler

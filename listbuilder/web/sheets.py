@@ -1,0 +1,198 @@
+"""Print, share and compare a list; rules cards as pages; the print stylesheet and fonts they use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+
+from listbuilder import api, views
+from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.app import (
+    Endpoint,
+    Site,
+    attachment,
+    blocking,
+    error_message,
+    unreadable,
+)
+
+PAPERS = ("a4", "letter")
+MEDIA = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
+
+
+def _list_names(site: Site) -> list[str]:
+    return [s.file for s in api.folder_lists(site.folder, site.catalogs) if s.error is None]
+
+
+def share_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            text = api.export_list(state.report, "text")
+            markdown = api.export_list(state.report, "markdown")
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        try:
+            api.qr_svg(text)
+            qr_error = ""
+        except ListbuilderError as exc:
+            qr_error = error_message(exc)
+        return site.page(
+            "share.html",
+            request,
+            title=f"Print and share {state.report.army.name}",
+            state=state,
+            text=text,
+            markdown=markdown,
+            qr_error=qr_error,
+            papers=PAPERS,
+        )
+
+    return handler
+
+
+def export(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        format = request.path_params["format"]
+        embed = request.query_params.get("embed") == "1"
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            # the YAML file as it is, comments and all; --embed writes every unit out in full
+            text = state.text if format == "yaml" and not embed else api.export_list(state.report, format, embed=embed)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        stem = file.rsplit(".", 1)[0]
+        if format == "yaml":
+            name = f"{stem}-embedded.yaml" if embed else file
+            return attachment(text.encode("utf-8"), "application/yaml", name)
+        suffix, media = api_media(format)
+        if request.query_params.get("download") == "1":
+            return attachment(text.encode("utf-8"), media, f"{stem}.{suffix}")
+        return Response(text, media_type=f"{media}; charset=utf-8")
+
+    return handler
+
+
+def api_media(format: str) -> tuple[str, str]:
+    from listbuilder.web.app import EXPORTS
+
+    return EXPORTS[format]
+
+
+def qr(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            text = api.export_list(state.report, "text")
+            svg = api.qr_svg(text, f"{state.report.army.name}: the list as text")
+        except ListbuilderError as exc:
+            return Response(error_message(exc), status_code=400, media_type="text/plain; charset=utf-8")
+        return Response(svg, media_type="image/svg+xml")
+
+    return handler
+
+
+def print_list(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        q = request.query_params
+        only = q.get("only") or None
+        try:
+            report = await blocking(api.check_list, api.list_file(site.folder, file), site.catalogs)
+            rendered = await blocking(
+                api.render_reports,
+                [report],
+                format=q.get("format", "pdf"),
+                paper=q.get("paper", "a4"),
+                only=only,
+                templates=site.templates,
+                qr=q.get("qr") == "1",
+            )
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        name = f"{file.rsplit('.', 1)[0]}{'-' + only if only else ''}.{rendered.format}"
+        return attachment(rendered.data, MEDIA[rendered.format], name)
+
+    return handler
+
+
+def compare_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        other = request.query_params.get("with", "")
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            context: dict[str, Any] = {"state": state, "other": None, "diff": "", "grids": []}
+            if other:
+                theirs = await blocking(api.list_state, site.folder, other, site.catalogs)
+                paths = (api.list_file(site.folder, file), api.list_file(site.folder, other))
+                context["other"] = theirs
+                context["diff"] = views.list_diff(await blocking(api.diff_files, *paths, site.catalogs))
+                grids = [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
+                context["grids"] = [g for g in grids if g]
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        names = [n for n in await blocking(_list_names, site) if n != file]
+        return site.page(
+            "compare.html", request, title=f"Compare {state.report.army.name}", others=names, chosen=other, **context
+        )
+
+    return handler
+
+
+def card_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        try:
+            system = api.get_system(site.catalogs, request.path_params["system"])
+            card = await blocking(api.card_page, system)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        title = f"{' '.join(system.definition.name.split())}: rules card"
+        return site.page("card.html", request, title=title, card=card, system=system, papers=PAPERS)
+
+    return handler
+
+
+def card_download(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        q = request.query_params
+        try:
+            system = api.get_system(site.catalogs, request.path_params["system"])
+            rendered = await blocking(
+                api.render_card,
+                system,
+                format=q.get("format", "pdf"),
+                paper=q.get("paper", "a4"),
+                templates=site.templates,
+            )
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        return attachment(rendered.data, MEDIA[rendered.format], f"{system.id}-card.{rendered.format}")
+
+    return handler
+
+
+def print_css(site: Site) -> Endpoint:
+    """The print stylesheet, for the rules card shown as a page (fonts come from web.css)."""
+
+    async def handler(request: Request) -> Response:
+        css = await blocking(api.page_stylesheet, "a4", site.templates)
+        return Response(css, media_type="text/css; charset=utf-8")
+
+    return handler
+
+
+def font(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        fonts = {p.name: p for p in api.font_files()}
+        found = fonts.get(request.path_params["name"])
+        if found is None:
+            return unreadable(site, request, InputError("no such font"))
+        return FileResponse(found, media_type="font/otf", headers={"cache-control": "max-age=86400"})
+
+    return handler
