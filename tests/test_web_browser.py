@@ -324,3 +324,18 @@ def test_two_pages_on_one_list_the_second_is_told(tab: Tab, folder: Path):
     second.act("Add Shambler")  # and a change made now goes through
     assert dict(_units(file))["Shambler"] == 5
     assert second.errors == [] or not tab.js
+
+
+def test_the_keyboard_focus_stays_on_the_button_pressed(tab: Tab, folder: Path):
+    if not tab.js:
+        pytest.skip("without JavaScript the page loads anew, as any form post does")
+    file = folder / "focus.yaml"
+    file.write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    tab.open(f"/list/{file.name}")
+    tab.page.get_by_role("button", name="Add Crow Swarm", exact=True).focus()
+    for expected in (3, 4):
+        before = tab.version()
+        tab.page.keyboard.press("Enter")
+        tab.page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=before)
+        assert tab.page.evaluate("document.activeElement.getAttribute('aria-label')") == "Add Crow Swarm"
+        assert dict(_units(file))["Crow Swarm"] == expected

@@ -273,3 +273,29 @@ def test_on_every_interface_an_ip_host_is_served_and_a_name_is_not(folder: Path)
         assert s.get("/", headers={"Host": f"192.0.2.7:{s.port + 1}"}).status == 421
     finally:
         s.stop()
+
+
+def test_changes_at_once_are_each_made_or_refused_never_lost(server: Server, folder: Path):
+    """Twenty adds at once, half of them as a stale page would send them: every add that is
+    answered 303 is in the file, and every other one was refused (409), never silently dropped."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    (folder / "busy.yaml").write_text(
+        "system: might-skirmish\nname: Busy\npoints: 1000\nunits:\n  - unit: Crow Swarm\n    count: 1\n"
+    )
+    token = server.token()
+    version = server.version("busy.yaml")
+
+    def add(i: int) -> int:
+        fields = {"token": token, "change": "add", "unit": "Crow Swarm"}
+        if i % 2:
+            fields["version"] = version  # all but the first of these must be refused
+        return server.post("/list/busy.yaml/change", fields).status
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = list(pool.map(add, range(20)))
+    made = statuses.count(303)
+    assert made + statuses.count(409) == 20, statuses
+    assert 10 <= made <= 11
+    count = re.search(r"count: (\d+)", (folder / "busy.yaml").read_text())
+    assert count and int(count.group(1)) == 1 + made
