@@ -339,3 +339,27 @@ def test_the_keyboard_focus_stays_on_the_button_pressed(tab: Tab, folder: Path):
         tab.page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=before)
         assert tab.page.evaluate("document.activeElement.getAttribute('aria-label')") == "Add Crow Swarm"
         assert dict(_units(file))["Crow Swarm"] == expected
+
+
+def test_the_copy_button_copies_the_text(browser: Browser, server: Server, folder: Path):
+    file = folder / "copy.yaml"
+    file.write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/list/copy.yaml/share")
+        page.get_by_role("button", name="Copy the text").click()
+        from playwright.sync_api import expect
+
+        expect(page.get_by_role("button", name="Copied")).to_be_visible()
+        assert page.evaluate("navigator.clipboard.readText()") == page.locator("#export-text").input_value()
+    finally:
+        context.close()
+    plain = browser.new_context(java_script_enabled=False)
+    try:
+        page = plain.new_page()
+        page.goto(f"{server.url}/list/copy.yaml/share")
+        assert page.get_by_role("button", name="Copy the text").count() == 0  # hidden: it needs the script
+        assert page.locator("#export-text").input_value().startswith("Zombie Family\n")
+    finally:
+        plain.close()

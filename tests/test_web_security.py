@@ -299,3 +299,22 @@ def test_changes_at_once_are_each_made_or_refused_never_lost(server: Server, fol
     assert 10 <= made <= 11
     count = re.search(r"count: (\d+)", (folder / "busy.yaml").read_text())
     assert count and int(count.group(1)) == 1 + made
+
+
+def test_it_opens_the_browser_at_its_address(folder: Path, tmp_path: Path):
+    import sys
+
+    opened = tmp_path / "opened.txt"
+    script = tmp_path / "browser.py"
+    script.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+    s = start(folder, open_browser=True, env_extra={"BROWSER": f"{sys.executable} {script} %s"})
+    try:
+        import time
+
+        for _ in range(100):
+            if opened.exists() and opened.read_text():
+                break
+            time.sleep(0.05)
+        assert opened.read_text() == f"{s.url}/"
+    finally:
+        s.stop()

@@ -85,14 +85,26 @@ class Server:
         return self.proc.returncode
 
 
-def start(folder: Path, *args: str) -> Server:
-    """Start ``listbuilder serve FOLDER --port 0 --no-open ARGS`` and wait until it answers."""
+def start(folder: Path, *args: str, open_browser: bool = False, env_extra: dict[str, str] | None = None) -> Server:
+    """Start ``listbuilder serve FOLDER --port 0 --no-open ARGS`` and wait until it answers
+    (with ``open_browser``, without ``--no-open``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LISTBUILDER_")}
+    env.update(env_extra or {})
     env["LISTBUILDER_CATALOGS"] = ""
     if "LISTBUILDER_CACHE_DIR" in os.environ:  # the tests' private cache (conftest)
         env["LISTBUILDER_CACHE_DIR"] = os.environ["LISTBUILDER_CACHE_DIR"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "listbuilder", "serve", str(folder), "--port", "0", "--no-open", *args],
+        [
+            sys.executable,
+            "-m",
+            "listbuilder",
+            "serve",
+            str(folder),
+            "--port",
+            "0",
+            *([] if open_browser else ["--no-open"]),
+            *args,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
