@@ -264,3 +264,11 @@ def test_any_custom_unit_form_prices_or_says_why(catalogs, fields):
     except InputError:
         return
     assert pricing.total >= 0
+
+
+def test_file_names_follow_list_names_in_any_script(folder, catalogs):
+    assert api.new_folder_list(folder, catalogs, "might-skirmish", "Légion étrangère", None) == "legion-etrangere.yaml"
+    assert api.new_folder_list(folder, catalogs, "might-skirmish", "火の鳥 warband", None) == "火の鳥-warband.yaml"
+    assert api.new_folder_list(folder, catalogs, "might-skirmish", "!!!", None) == "list.yaml"
+    names = [s.file for s in api.folder_lists(folder, catalogs)]
+    assert "火の鳥-warband.yaml" in names and "legion-etrangere.yaml" in names

@@ -154,3 +154,13 @@ def test_the_users_templates_override_the_pages(folder: Path, tmp_path: Path):
 def test_a_missing_page(server: Server):
     answer = server.get("/nowhere")
     assert answer.status == 404 and "There is no such page here." in answer.text
+
+
+def test_a_list_named_in_another_script(server: Server, folder: Path):
+    (folder / "火の鳥.yaml").write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    assert "/list/%E7%81%AB%E3%81%AE%E9%B3%A5.yaml" in server.get("/").text
+    assert server.get("/list/%E7%81%AB%E3%81%AE%E9%B3%A5.yaml").status == 200
+    download = server.get("/list/%E7%81%AB%E3%81%AE%E9%B3%A5.yaml/export/yaml")
+    assert download.headers["content-disposition"] == (
+        "attachment; filename=\"___.yaml\"; filename*=UTF-8''%E7%81%AB%E3%81%AE%E9%B3%A5.yaml"
+    )

@@ -29,7 +29,9 @@ from listbuilder.yamlfile import atomic_write
 STATE = ".listbuilder"
 MAX_STEPS = 100  # undo steps kept per list
 MAX_DELETED = 200  # deleted lists kept
-LIST_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .()+,'-]{0,150}\.ya?ml")
+# One plain file name: letters of any script, digits and a little punctuation; never a slash,
+# a leading dot (hidden files, '..') or a control character.
+LIST_NAME = re.compile(r"\w[\w .()+,'&-]{0,150}\.ya?ml")
 _STEP = re.compile(r"(\d{6})-([0-9a-f]{16})\.yaml")
 
 # One builder process edits a folder one change at a time; the file lock of the edit functions
@@ -85,7 +87,11 @@ def list_names(folder: Path) -> list[str]:
 
 def free_name(folder: Path, stem: str, suffix: str = ".yaml") -> str:
     """``stem.yaml``, or ``stem-2.yaml``, ``stem-3.yaml``... whichever is free."""
-    stem = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:80] or "list"
+    import unicodedata
+
+    # 'Légion étrangère' gives 'legion-etrangere.yaml': accents go, other scripts stay as they are.
+    plain = "".join(c for c in unicodedata.normalize("NFKD", stem.lower()) if not unicodedata.combining(c))
+    stem = re.sub(r"[^\w]+|_", "-", plain).strip("-")[:80] or "list"
     name, n = f"{stem}{suffix}", 1
     while (folder / name).exists() or os.path.lexists(folder / name):
         n += 1

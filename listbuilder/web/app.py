@@ -197,8 +197,13 @@ def list_url(file: str) -> str:
 
 
 def attachment(data: bytes, media_type: str, filename: str) -> Response:
-    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in filename) or "download"
-    return Response(data, media_type=media_type, headers={"content-disposition": f'attachment; filename="{safe}"'})
+    """``data`` as a download named ``filename`` (in any script: RFC 6266's UTF-8 form, with an
+    ASCII name beside it for old clients)."""
+    ascii_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in filename) or "download"
+    header = f'attachment; filename="{ascii_name}"'
+    if ascii_name != filename:
+        header += f"; filename*=UTF-8''{quote(filename, safe='')}"
+    return Response(data, media_type=media_type, headers={"content-disposition": header})
 
 
 def error_message(exc: ListbuilderError) -> str:
