@@ -272,3 +272,20 @@ def test_file_names_follow_list_names_in_any_script(folder, catalogs):
     assert api.new_folder_list(folder, catalogs, "might-skirmish", "!!!", None) == "list.yaml"
     names = [s.file for s in api.folder_lists(folder, catalogs)]
     assert "火の鳥-warband.yaml" in names and "legion-etrangere.yaml" in names
+
+
+def test_the_doctors_suggestions_apply_as_changes_with_undo(tmp_path, catalogs):
+    (tmp_path / "mash.yaml").write_bytes((EXAMPLES / "might-skirmish-monster-mash.illegal.yaml").read_bytes())
+    before = (tmp_path / "mash.yaml").read_bytes()
+    answer = api.ask_doctor(tmp_path, "mash.yaml", catalogs, "fix")
+    assert answer.status == "fixed" and len(answer.suggestions) == 3
+    assert (tmp_path / "mash.yaml").read_bytes() == before
+    with pytest.raises(InputError, match="no suggestion 4 to fix"):
+        api.change_list(tmp_path, "mash.yaml", catalogs, "fix", suggestion=3)
+    done = api.change_list(tmp_path, "mash.yaml", catalogs, "fix", suggestion=1)
+    assert done.done == "fixed: " + ", ".join(c.text() for c in answer.suggestions[1].changes)
+    assert done.state.report.legal() and done.state.report.total == answer.suggestions[1].report.total
+    api.undo_change(tmp_path, "mash.yaml", catalogs)
+    assert (tmp_path / "mash.yaml").read_bytes() == before
+    with pytest.raises(InputError, match="question"):
+        api.ask_doctor(tmp_path, "mash.yaml", catalogs, "cure")

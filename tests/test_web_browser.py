@@ -363,3 +363,39 @@ def test_the_copy_button_copies_the_text(browser: Browser, server: Server, folde
         assert page.locator("#export-text").input_value().startswith("Zombie Family\n")
     finally:
         plain.close()
+
+
+def test_suggest_a_fix_and_apply_it(tab: Tab, folder: Path):
+    file = folder / f"mash-{tab.js}.yaml"
+    file.write_bytes((EXAMPLES / "might-skirmish-monster-mash.illegal.yaml").read_bytes())
+    before = file.read_bytes()
+    tab.open(f"/list/{file.name}")
+    assert tab.text("#verdict") == "NOT LEGAL"
+    tab.page.get_by_role("button", name="Suggest a fix").click()
+    from playwright.sync_api import expect
+
+    first = tab.page.locator(".suggestions li").first
+    expect(first).to_contain_text("100 of 100 points, 10 fighters, legal")
+    assert file.read_bytes() == before  # asking changes nothing
+    tab.act("Apply suggestion 1:", exact=False)
+    assert tab.text("#verdict") == "Legal"
+    assert "Fixed: -1 Old Mother, +2 Crow Swarm" in tab.text(".message.notice")
+    units = dict(_units(file))
+    assert "Old Mother" not in units and units["Crow Swarm"] == 2
+    tab.act("Undo the last change")
+    assert file.read_bytes() == before
+
+
+def test_fill_to_the_limit(tab: Tab, folder: Path):
+    file = folder / f"fill-{tab.js}.yaml"
+    file.write_text("system: might-skirmish\nname: Start\npoints: 60\nunits:\n  - unit: Hunter\n    count: 2\n")
+    tab.open(f"/list/{file.name}")
+    assert tab.page.get_by_role("button", name="Suggest a fix").count() == 0  # it is legal
+    tab.page.get_by_role("button", name="Fill to the limit").click()
+    from playwright.sync_api import expect
+
+    expect(tab.page.locator(".suggestions li").first).to_contain_text("+2 Grandpa Bones: 60 of 60 points")
+    tab.act("Apply suggestion 1:", exact=False)
+    assert tab.text("#total") == "60 / 60 points" and tab.text("#verdict") == "Legal"
+    assert _units(file) == [("Hunter", 2), ("Grandpa Bones", 2)]
+    assert tab.page.get_by_role("button", name="Fill to the limit").count() == 0  # nothing left to fill

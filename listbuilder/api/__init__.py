@@ -26,12 +26,14 @@ from listbuilder.api.editing import (
     set_value,
 )
 from listbuilder.api.folder import (
+    ASKS,
     CHANGES,
     Changed,
     EntryRow,
     ListState,
     ListSummary,
     UnitChoice,
+    ask_doctor,
     change_list,
     delete_list,
     deleted_lists,
@@ -72,6 +74,7 @@ from listbuilder.api.sharing import (
 from listbuilder.rules.catalog import Catalogs
 
 __all__ = [
+    "ASKS",
     "CHANGES",
     "CatalogListing",
     "CatalogUnit",
@@ -89,6 +92,7 @@ __all__ = [
     "add_unit",
     "apply_suggestion",
     "apply_to_text",
+    "ask_doctor",
     "card_page",
     "catalog_units",
     "change_list",

@@ -24,7 +24,8 @@ from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 
 Change = Literal["add", "remove", "count", "leader", "set", "custom"]
-CHANGES: tuple[str, ...] = ("add", "remove", "count", "leader", "set", "custom")
+CHANGES: tuple[str, ...] = ("add", "remove", "count", "leader", "set", "custom", "fix", "fill")
+ASKS: tuple[str, ...] = ("fix", "fill")
 ENTRY_LABEL = re.compile(r"units\[(\d+)\]")
 
 
@@ -238,6 +239,7 @@ def change_list(
     key: str | None = None,
     value: str | None = None,
     stats: dict[str, object] | None = None,
+    suggestion: int | None = None,
     expect: str | None = None,
 ) -> Changed:
     """Change one list of ``folder`` and keep the change as an undo step.
@@ -245,8 +247,10 @@ def change_list(
     ``change`` is one of: ``add`` (``unit``, ``count`` models, default 1), ``remove`` (every entry
     of ``unit``, or ``count`` models of it), ``count`` (entry ``index`` gets ``count`` models; 0
     removes it), ``leader`` (entry ``index`` is a leader or not), ``set`` (``key`` name or the
-    limit, to ``value``), ``custom`` (a custom unit of ``stats``, ``count`` copies). ``expect``: the
-    version the caller saw; if the file is not at it, nothing is written (``ConflictError``)."""
+    limit, to ``value``), ``custom`` (a custom unit of ``stats``, ``count`` copies), ``fix`` or
+    ``fill`` (carry out the list doctor's ``suggestion``, numbered from 0, as ``ask_doctor`` gives
+    them for this version of the list). ``expect``: the version the caller saw; if the file is not
+    at it, nothing is written (``ConflictError``)."""
     from listbuilder.share import editing, entryedit
     from listbuilder.share import folder as lists
 
@@ -259,8 +263,19 @@ def change_list(
         "leader": ("index", "leader"),
         "set": ("key", "value"),
         "custom": ("stats",),
+        "fix": ("suggestion",),
+        "fill": ("suggestion",),
     }[change]
-    given = {"unit": unit, "index": index, "count": count, "leader": leader, "key": key, "value": value, "stats": stats}
+    given = {
+        "unit": unit,
+        "index": index,
+        "count": count,
+        "leader": leader,
+        "key": key,
+        "value": value,
+        "stats": stats,
+        "suggestion": suggestion,
+    }
     missing = [k for k in needs if given[k] is None]
     if missing:
         raise InputError(f"a '{change}' change needs {one_of(missing)}")
@@ -285,14 +300,43 @@ def change_list(
         elif change == "set":
             result = editing.set_key(path, catalogs, str(key), str(value))
             done = f"{key} set to {value}"
-        else:
+        elif change == "custom":
             assert stats is not None
             result = entryedit.add_custom_unit(path, catalogs, stats, 1 if count is None else count)
             done = f"added {stats.get('name')}"
+        else:
+            assert suggestion is not None
+            result, done = _apply_doctor(path, catalogs, change, suggestion)
         if result.changed:
             lists.record_change(path, before, result.text.encode("utf-8"))
     state = list_state(folder, name, catalogs)
     return Changed(done=done, changed=result.changed, state=state, entry=_touched(state, change, unit, index, count))
+
+
+def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> Any:
+    """The list doctor's answer for a list of ``folder``: ``fix`` (the smallest changes that make it
+    legal) or ``fill`` (additions that bring it closest to its limit); a ``DoctorAnswer``."""
+    from listbuilder.api.doctor import fill_list, fix_list
+    from listbuilder.errors import choose
+
+    path = list_file(folder, name)
+    return fix_list(path, catalogs) if choose("question", ask, ASKS) == "fix" else fill_list(path, catalogs)
+
+
+def _apply_doctor(path: Path, catalogs: Catalogs, ask: str, number: int) -> tuple[Any, str]:
+    from listbuilder.api.doctor import apply_suggestion, fill_list, fix_list
+
+    answer = fix_list(path, catalogs) if ask == "fix" else fill_list(path, catalogs)
+    if isinstance(number, bool) or not 0 <= number < len(answer.suggestions):
+        have = len(answer.suggestions)
+        raise InputError(
+            f"there is no suggestion {number + 1} to {ask} this list",
+            file=path,
+            details=[ErrorDetail(message=answer.why or f"the doctor has {have} suggestion{'s' if have != 1 else ''}")],
+        )
+    chosen = answer.suggestions[number]
+    changes = ", ".join(c.text() for c in chosen.changes) or "no change"
+    return apply_suggestion(path, catalogs, chosen), f"{'fixed' if ask == 'fix' else 'filled'}: {changes}"
 
 
 def _entry_name(text: bytes, path: Path, catalogs: Catalogs, index: int) -> str:

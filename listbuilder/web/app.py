@@ -99,6 +99,7 @@ def create_app(
         Route("/list/{file}", builder.builder_page(site)),
         Route("/list/{file}/catalog", builder.catalog_part(site)),
         Route("/list/{file}/status", builder.status_part(site)),
+        Route("/list/{file}/doctor", builder.doctor_part(site)),
         Route("/list/{file}/change", builder.change(site), methods=["POST"]),
         Route("/list/{file}/price", builder.price(site), methods=["POST"]),
         Route("/list/{file}/undo", builder.undo(site, redo=False), methods=["POST"]),

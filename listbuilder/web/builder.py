@@ -41,6 +41,7 @@ def _builder_context(
         "pricing": None,
         "price_error": "",
         "touched": None,
+        "doctor": None,
     }
     context.update(_catalog_context(system, query))
     if custom:
@@ -66,6 +67,9 @@ def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
 def _builder(site: Site, request: Request, file: str, status: int = 200, **extra: Any) -> Response:
     query = request.query_params.get("q", "")
     context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
+    ask = request.query_params.get("doctor")
+    if ask and request.method == "GET":
+        context["doctor"] = api.ask_doctor(site.folder, file, site.catalogs, ask)
     at = request.query_params.get("at", "")
     if at.isdigit() and request.method == "GET":
         context["touched"] = int(at)
@@ -97,6 +101,23 @@ def catalog_part(site: Site) -> Endpoint:
     return handler
 
 
+def doctor_part(site: Site) -> Endpoint:
+    """The list doctor's answer, in place (htmx); the builder page with it otherwise."""
+
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            answer = await blocking(
+                api.ask_doctor, site.folder, file, site.catalogs, request.query_params.get("doctor", "")
+            )
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        return site.page("_doctor.html", request, state=state, doctor=answer)
+
+    return handler
+
+
 def status_part(site: Site) -> Endpoint:
     """204 while the list is at the version the page shows; a notice once it changed on disk."""
 
@@ -122,6 +143,7 @@ def _change_args(fields: Mapping[str, list[str]], system_stats: Any = None) -> d
         "leader": None if leader is None else leader == "true",
         "key": one(fields, "key"),
         "value": one(fields, "value"),
+        "suggestion": number(one(fields, "suggestion"), "the suggestion"),
     }
 
 
