@@ -114,6 +114,8 @@ class Tab:
 
     def open(self, path: str) -> Tab:
         self.page.goto(self.server.url + path)
+        if self.js:  # a click before htmx has set the page up would post the form the plain way
+            self.page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
         return self
 
     def version(self) -> str:
@@ -131,6 +133,11 @@ class Tab:
         self.page.wait_for_function(
             "v => { const e = document.querySelector('#page-version'); return e && e.value !== v }", arg=before
         )
+        self.settled()
+
+    def settled(self) -> None:
+        """Wait until htmx has finished swapping (a key pressed mid-swap posts the plain way)."""
+        self.page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
 
     def text(self, selector: str) -> str:
         return self.page.locator(selector).inner_text()
@@ -337,6 +344,7 @@ def test_the_keyboard_focus_stays_on_the_button_pressed(tab: Tab, folder: Path):
         before = tab.version()
         tab.page.keyboard.press("Enter")
         tab.page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=before)
+        tab.settled()
         assert tab.page.evaluate("document.activeElement.getAttribute('aria-label')") == "Add Crow Swarm"
         assert dict(_units(file))["Crow Swarm"] == expected
 
