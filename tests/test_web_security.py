@@ -6,6 +6,7 @@ change what it must not: the answer is refused and the files are as they were.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -318,3 +319,32 @@ def test_it_opens_the_browser_at_its_address(folder: Path, tmp_path: Path):
         assert opened.read_text() == f"{s.url}/"
     finally:
         s.stop()
+
+
+def test_a_tab_and_the_command_line_editing_at_once_lose_nothing(server: Server, folder: Path):
+    """Ten adds from the web and ten `listbuilder add` at the same time: all twenty land, because
+    both take the list's edit lock around read, check and write."""
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    (folder / "shared.yaml").write_text(
+        "system: might-skirmish\nname: Shared\npoints: 1000\nunits:\n  - unit: Crow Swarm\n    count: 1\n"
+    )
+    token = server.token()
+
+    def web(_: int) -> int:
+        return server.post("/list/shared.yaml/change", {"token": token, "change": "add", "unit": "Crow Swarm"}).status
+
+    def cli(_: int) -> int:
+        cmd = [sys.executable, "-m", "listbuilder", "add", str(folder / "shared.yaml"), "Crow Swarm"]
+        return subprocess.run(
+            cmd, capture_output=True, timeout=120, env={**os.environ, "LISTBUILDER_CATALOGS": ""}
+        ).returncode
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        webs = [pool.submit(web, i) for i in range(10)]
+        clis = [pool.submit(cli, i) for i in range(10)]
+        assert [f.result() for f in webs] == [303] * 10
+        assert [f.result() for f in clis] == [0] * 10
+    assert "count: 21\n" in (folder / "shared.yaml").read_text()

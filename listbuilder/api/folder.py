@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from listbuilder.api.editing import create_list
+from listbuilder.api.editing import create_list, edit_list_file
 from listbuilder.api.printing import write_file
 from listbuilder.api.sharing import import_list
 from listbuilder.army.constraints import Problem
@@ -145,7 +145,6 @@ def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
 
     path = list_file(folder, name)
     text = read_text(path, "list file")
-    raw = path.read_bytes()
     from listbuilder.army.listfile import parse_list
 
     army, system = parse_list(parse_yaml(text, path), catalogs)
@@ -168,7 +167,7 @@ def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
     undo, redo = lists.depth(path)
     return ListState(
         file=name,
-        version=lists.version_of(raw),
+        version=lists.version_of(text),
         text=text,
         report=report,
         headline=views.headline(report),
@@ -185,11 +184,7 @@ def folder_lists(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
 
     out = []
     for name in lists.list_names(folder):
-        path = folder / name
-        try:
-            version = lists.version_of(path.read_bytes())
-        except OSError:
-            version = ""
+        version = ""
         try:
             state = list_state(folder, name, catalogs)
         except ListbuilderError as exc:
@@ -208,22 +203,6 @@ def folder_lists(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
             )
         )
     return tuple(out)
-
-
-def _check_expected(path: Path, expect: str | None) -> bytes:
-    from listbuilder.share.folder import version_of
-
-    try:
-        before = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the list file: {exc.strerror or exc}", file=path) from None
-    if expect is not None and version_of(before) != expect:
-        raise ConflictError(
-            "the list changed on disk since this page was loaded, so your change was not made",
-            file=path,
-            details=[ErrorDetail(message="another tab, program or person changed it", hint="look at it and try again")],
-        )
-    return before
 
 
 def change_list(
@@ -251,7 +230,6 @@ def change_list(
     ``fill`` (carry out the list doctor's ``suggestion``, numbered from 0, as ``ask_doctor`` gives
     them for this version of the list). ``expect``: the version the caller saw; if the file is not
     at it, nothing is written (``ConflictError``)."""
-    from listbuilder.share import editing, entryedit
     from listbuilder.share import folder as lists
 
     if change not in CHANGES:
@@ -280,37 +258,74 @@ def change_list(
     if missing:
         raise InputError(f"a '{change}' change needs {one_of(missing)}")
     path = list_file(folder, name)
-    with lists.LOCK:
-        before = _check_expected(path, expect)
-        if change == "add":
-            result = editing.add_unit(path, catalogs, str(unit), 1 if count is None else count)
-            done = f"added {1 if count is None else count} {unit}"
-        elif change == "remove":
-            result = editing.remove_unit(path, catalogs, str(unit), count)
-            done = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
-        elif change == "count":
-            assert index is not None and count is not None
-            result = entryedit.set_entry_count(path, catalogs, index, count)
-            unit_name = _entry_name(before, path, catalogs, index)
-            done = f"{unit_name}: {count} now" if count else f"removed the {unit_name} entry"
-        elif change == "leader":
-            assert index is not None and leader is not None
-            result = entryedit.set_entry_leader(path, catalogs, index, leader)
-            done = f"{_entry_name(before, path, catalogs, index)} {'is now' if leader else 'is no longer'} a leader"
-        elif change == "set":
-            result = editing.set_key(path, catalogs, str(key), str(value))
-            done = f"{key} set to {value}"
-        elif change == "custom":
-            assert stats is not None
-            result = entryedit.add_custom_unit(path, catalogs, stats, 1 if count is None else count)
-            done = f"added {stats.get('name')}"
-        else:
-            assert suggestion is not None
-            result, done = _apply_doctor(path, catalogs, change, suggestion)
-        if result.changed:
-            lists.record_change(path, before, result.text.encode("utf-8"))
+    results: list[tuple[Any, str]] = []
+
+    def on_text(text: str) -> str:
+        # Under the list's edit lock: no other edit can land between this check and the write.
+        if expect is not None and lists.version_of(text) != expect:
+            raise _changed_since(path)
+        results.append(
+            _edit_text(text, path, catalogs, change, unit, index, count, leader, key, value, stats, suggestion)
+        )
+        return results[-1][0].text.removeprefix("\ufeff")
+
+    done_edit = edit_list_file(path, on_text)
+    done = results[-1][1]
+    if done_edit.written:
+        lists.record_change(path, done_edit.before, done_edit.after, done_edit.bom)
     state = list_state(folder, name, catalogs)
-    return Changed(done=done, changed=result.changed, state=state, entry=_touched(state, change, unit, index, count))
+    return Changed(done=done, changed=done_edit.written, state=state, entry=_touched(state, change, unit, index, count))
+
+
+def _edit_text(
+    text: str,
+    path: Path,
+    catalogs: Catalogs,
+    change: str,
+    unit: str | None,
+    index: int | None,
+    count: int | None,
+    leader: bool | None,
+    key: str | None,
+    value: str | None,
+    stats: dict[str, object] | None,
+    suggestion: int | None,
+) -> tuple[Any, str]:
+    """The edit ``change`` of a list's text (nothing written), and what it did in words."""
+    from listbuilder.api.editing import add_to_text, remove_from_text, set_in_text
+    from listbuilder.share import entryedit
+
+    if change == "add":
+        n = 1 if count is None else count
+        return add_to_text(text, catalogs, str(unit), n, source=path), f"added {n} {unit}"
+    if change == "remove":
+        done = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
+        return remove_from_text(text, catalogs, str(unit), count, source=path), done
+    if change == "count":
+        assert index is not None and count is not None
+        unit_name = _entry_name(text, path, catalogs, index)
+        result = entryedit.set_entry_count(text, catalogs, index, count, source=path)
+        return result, f"{unit_name}: {count} now" if count else f"removed the {unit_name} entry"
+    if change == "leader":
+        assert index is not None and leader is not None
+        result = entryedit.set_entry_leader(text, catalogs, index, leader, source=path)
+        return result, f"{_entry_name(text, path, catalogs, index)} {'is now' if leader else 'is no longer'} a leader"
+    if change == "set":
+        return set_in_text(text, catalogs, str(key), str(value), source=path), f"{key} set to {value}"
+    if change == "custom":
+        assert stats is not None
+        n = 1 if count is None else count
+        return entryedit.add_custom_unit(text, catalogs, stats, n, source=path), f"added {stats.get('name')}"
+    assert suggestion is not None
+    return _apply_doctor(text, path, catalogs, change, suggestion)
+
+
+def _changed_since(path: Path) -> ConflictError:
+    return ConflictError(
+        "the list changed on disk since this page was loaded, so your change was not made",
+        file=path,
+        details=[ErrorDetail(message="another tab, program or person changed it", hint="look at it and try again")],
+    )
 
 
 def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> Any:
@@ -323,10 +338,10 @@ def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> Any:
     return fix_list(path, catalogs) if choose("question", ask, ASKS) == "fix" else fill_list(path, catalogs)
 
 
-def _apply_doctor(path: Path, catalogs: Catalogs, ask: str, number: int) -> tuple[Any, str]:
-    from listbuilder.api.doctor import apply_suggestion, fill_list, fix_list
+def _apply_doctor(text: str, path: Path, catalogs: Catalogs, ask: str, number: int) -> tuple[Any, str]:
+    from listbuilder.api.doctor import apply_to_text, fill_text, fix_text
 
-    answer = fix_list(path, catalogs) if ask == "fix" else fill_list(path, catalogs)
+    answer = fix_text(text, catalogs, path) if ask == "fix" else fill_text(text, catalogs, source=path)
     if isinstance(number, bool) or not 0 <= number < len(answer.suggestions):
         have = len(answer.suggestions)
         raise InputError(
@@ -336,14 +351,14 @@ def _apply_doctor(path: Path, catalogs: Catalogs, ask: str, number: int) -> tupl
         )
     chosen = answer.suggestions[number]
     changes = ", ".join(c.text() for c in chosen.changes) or "no change"
-    return apply_suggestion(path, catalogs, chosen), f"{'fixed' if ask == 'fix' else 'filled'}: {changes}"
+    return apply_to_text(text, catalogs, chosen, path), f"{'fixed' if ask == 'fix' else 'filled'}: {changes}"
 
 
-def _entry_name(text: bytes, path: Path, catalogs: Catalogs, index: int) -> str:
-    """The unit of entry ``index`` of a list's text (the edit itself has checked the index)."""
+def _entry_name(text: str, path: Path, catalogs: Catalogs, index: int) -> str:
+    """The unit of entry ``index`` of a list's text (the edit itself checks the index)."""
     from listbuilder.api.lists import check_text
 
-    lines = check_text(text.decode("utf-8"), catalogs, path).lines
+    lines = check_text(text, catalogs, path).lines
     return lines[index].entry.unit.name if 0 <= index < len(lines) else f"entry {index + 1}"
 
 
@@ -366,9 +381,12 @@ def undo_change(
     from listbuilder.share import folder as lists
 
     path = list_file(folder, name)
-    with lists.LOCK:
-        _check_expected(path, expect)
-        lists.step(path, "redo" if redo else "undo")
+
+    def check(text: str) -> None:
+        if expect is not None and lists.version_of(text) != expect:
+            raise _changed_since(path)
+
+    lists.step(path, "redo" if redo else "undo", check)
     return Changed(done="redone" if redo else "undone", changed=True, state=list_state(folder, name, catalogs))
 
 

@@ -1,10 +1,11 @@
 """Edits of one entry of a list, by its place in the list: its count, its leader mark, a custom unit.
 
 A builder page points at an entry ("the third entry, Hunter") rather than at a unit's name,
-since one list may hold the same unit twice (say, once as a leader). These edits go through the
-same machinery as ``add``, ``remove`` and ``set`` (``editing.edit_file``): the list must load first,
-only the lines the edit changes are touched, the result is read back and checked, and the file is
-written atomically and only if nobody changed it meanwhile.
+since one list may hold the same unit twice (say, once as a leader). These are edits of a list's
+text through the same machinery as ``add_to_text``, ``remove_from_text`` and ``set_in_text``
+(``editing.edit_text``): the list must load first, only the lines the edit changes are touched,
+and the result is read back and checked. Nothing is written: a front end writes the result
+through the locked edit of the file (``api.edit_list_file``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.share.editing import EditResult, _check_count, _Edit, edit_file
+from listbuilder.share.editing import EditResult, _check_count, _Edit, edit_text
 from listbuilder.share.yamledit import apply, scalar
 from listbuilder.yamlfile import Document
 
@@ -33,7 +34,7 @@ def _entry(edit: _Edit, index: object) -> Any:
     return entries[index]
 
 
-def set_entry_count(path: Path, catalogs: Catalogs, index: int, count: int, *, write: bool = True) -> EditResult:
+def set_entry_count(text: str, catalogs: Catalogs, index: int, count: int, *, source: Path) -> EditResult:
     """Give entry ``index`` of the list ``count`` models; a count of 0 removes the entry."""
     if count != 0:
         _check_count(count, "field")
@@ -45,14 +46,14 @@ def set_entry_count(path: Path, catalogs: Catalogs, index: int, count: int, *, w
         elif count != entry.count:
             edit.set_count(entry.index, count)
 
-    return edit_file(path, catalogs, change, write=write)
+    return edit_text(text, source, catalogs, change)
 
 
-def set_entry_leader(path: Path, catalogs: Catalogs, index: int, leader: bool, *, write: bool = True) -> EditResult:
+def set_entry_leader(text: str, catalogs: Catalogs, index: int, leader: bool, *, source: Path) -> EditResult:
     """Mark entry ``index`` as a leader (or not), with a ``leader:`` line on the entry."""
     if not isinstance(leader, bool):
         raise InputError(f"leader is true or false, found {leader!r}")
-    return edit_file(path, catalogs, lambda edit: _set_leader(edit, index, leader), write=write)
+    return edit_text(text, source, catalogs, lambda edit: _set_leader(edit, index, leader))
 
 
 def _set_leader(edit: _Edit, index: int, leader: bool) -> None:
@@ -73,14 +74,14 @@ def _set_leader(edit: _Edit, index: int, leader: bool) -> None:
 
 
 def add_custom_unit(
-    path: Path, catalogs: Catalogs, stats: Mapping[str, object], count: int = 1, *, write: bool = True
+    text: str, catalogs: Catalogs, stats: Mapping[str, object], count: int = 1, *, source: Path
 ) -> EditResult:
     """Append a custom unit (``- name: NAME`` with the rule set's stats) to the list.
 
     ``stats`` holds ``name`` and a value for each stat (a number, a choice, or a sequence of
     choices); they are checked as a custom entry of the list is, before anything is written."""
     _check_count(count, "add")
-    return edit_file(path, catalogs, lambda edit: _add_custom(edit, path, stats, count), write=write)
+    return edit_text(text, source, catalogs, lambda edit: _add_custom(edit, source, stats, count))
 
 
 def _add_custom(edit: _Edit, path: Path, stats: Mapping[str, object], count: int) -> None:

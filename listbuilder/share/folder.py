@@ -9,7 +9,7 @@ history is kept beside it in ``.listbuilder/``:
 - ``.../redo/``: the versions an undo took back, until the next change;
 - ``.listbuilder/deleted/STAMP-NAME.yaml``: deleted lists, restorable (at most ``MAX_DELETED``).
 
-A version is the start of the SHA-256 of the file's bytes. Only names that are one plain file
+A version is the start of the SHA-256 of the file's text (without a byte-order mark). Only names that are one plain file
 in the folder are accepted (no ``..``, no folders, no hidden files, no absolute paths), and a
 symbolic link that points out of the folder is refused, so nothing outside it is read or written.
 """
@@ -21,10 +21,10 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from listbuilder.errors import ConflictError, ErrorDetail, InputError
-from listbuilder.yamlfile import atomic_write
 
 STATE = ".listbuilder"
 MAX_STEPS = 100  # undo steps kept per list
@@ -34,14 +34,14 @@ MAX_DELETED = 200  # deleted lists kept
 LIST_NAME = re.compile(r"\w[\w .()+,'&-]{0,150}\.ya?ml")
 _STEP = re.compile(r"(\d{6})-([0-9a-f]{16})\.yaml")
 
-# One builder process edits a folder one change at a time; the file lock of the edit functions
-# guards against other processes.
+# New, deleted and restored lists are named one at a time in one process (changes to a list take
+# the list's own edit lock, which holds between processes too).
 LOCK = threading.RLock()
 
 
-def version_of(data: bytes) -> str:
-    """The version of a list file: the first 16 hex digits of the SHA-256 of its bytes."""
-    return hashlib.sha256(data).hexdigest()[:16]
+def version_of(text: str) -> str:
+    """The version of a list's text: the first 16 hex digits of the SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _refuse(folder: Path, name: str, why: str) -> InputError:
@@ -134,12 +134,12 @@ def _keep(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def _push(path: Path, kind: str, data: bytes, version_after: str) -> None:
+def _push(path: Path, kind: str, text: str, version_after: str) -> None:
     steps = _steps(path, kind)
     number = steps[-1][0] + 1 if steps else 1
     folder = _steps_dir(path, kind)
     folder.mkdir(parents=True, exist_ok=True)
-    _keep(folder / f"{number % 1_000_000:06d}-{version_after}.yaml", data)
+    _keep(folder / f"{number % 1_000_000:06d}-{version_after}.yaml", text.encode("utf-8"))
     for _, _, old in steps[: max(0, len(steps) + 1 - MAX_STEPS)]:
         old.unlink(missing_ok=True)
 
@@ -149,38 +149,55 @@ def _clear(path: Path, kind: str) -> None:
         step.unlink(missing_ok=True)
 
 
-def record_change(path: Path, before: bytes, after: bytes) -> None:
+def record_change(path: Path, before: str, after: str, bom: bool = False) -> None:
     """Remember ``before`` as the undo step of a change that wrote ``after``; forget the redo steps."""
     if before == after:
         return
-    _push(path, "undo", before, version_of(after))
+    _push(path, "undo", (_BOM if bom else "") + before, version_of(after))
     _clear(path, "redo")
 
 
-def step(path: Path, kind: str) -> bytes:
+_BOM = "\ufeff"
+
+
+def step(path: Path, kind: str, check: Callable[[str], None] | None = None) -> str:
     """Undo (``kind='undo'``) or redo the last change: write the version it took back, and keep
-    the current one for the other direction. Refused when the file changed since that change."""
+    the current one for the other direction. Refused when the file changed since that change.
+
+    Runs under the list's edit lock (``locking.locked_edit``); ``check`` sees the current text
+    first and may refuse the step by raising."""
+    from listbuilder.share.locking import locked_edit
+
     other = "redo" if kind == "undo" else "undo"
-    steps = _steps(path, kind)
-    if not steps:
-        raise InputError(
-            f"there is nothing to {kind}", file=path, details=[ErrorDetail(message=f"no change to {kind} is kept")]
-        )
-    _, after, step_file = steps[-1]
-    current = path.read_bytes()
-    if version_of(current) != after:
-        raise ConflictError(
-            f"the file changed since the last change made here, so it cannot be {kind}ne",
-            file=path,
-            details=[
-                ErrorDetail(
-                    message=f"{kind}ing would lose that change", hint="change the list again, or edit the file by hand"
-                )
-            ],
-        )
-    earlier = step_file.read_bytes()
-    atomic_write(Path(os.path.realpath(path)), earlier)
-    _push(path, other, current, version_of(earlier))
+    taken: list[tuple[Path, str]] = []
+
+    def back(current: str) -> str:
+        if check is not None:
+            check(current)
+        steps = _steps(path, kind)
+        if not steps:
+            raise InputError(
+                f"there is nothing to {kind}", file=path, details=[ErrorDetail(message=f"no change to {kind} is kept")]
+            )
+        _, after, step_file = steps[-1]
+        if version_of(current) != after:
+            raise ConflictError(
+                f"the file changed since the last change made here, so it cannot be {kind}ne",
+                file=path,
+                details=[
+                    ErrorDetail(
+                        message=f"{kind}ing would lose that change",
+                        hint="change the list again, or edit the file by hand",
+                    )
+                ],
+            )
+        earlier = step_file.read_bytes().decode("utf-8").removeprefix(_BOM)
+        taken.append((step_file, earlier))
+        return earlier
+
+    done = locked_edit(path, back)
+    step_file, earlier = taken[-1]
+    _push(path, other, (_BOM if done.bom else "") + done.before, version_of(earlier))
     step_file.unlink(missing_ok=True)
     return earlier
 

@@ -43,8 +43,6 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
-
-
 def lock_path(target: Path) -> Path:
     """The lock file of ``target`` (a real path, links resolved): ``.NAME.lock`` beside it."""
     return target.parent / f".{target.name}.lock"
