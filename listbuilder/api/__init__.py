@@ -60,7 +60,15 @@ from listbuilder.api.printing import (
     render_reports,
     write_file,
 )
-from listbuilder.api.screens import card_page, font_files, odds_grid, page_stylesheet, qr_svg, render_page
+from listbuilder.api.screens import (
+    card_page,
+    font_files,
+    odds_grid,
+    page_stylesheet,
+    prepare_pages,
+    qr_svg,
+    render_page,
+)
 from listbuilder.api.sharing import (
     diff_files,
     diff_lists,
@@ -133,6 +141,7 @@ __all__ = [
     "page_stylesheet",
     "parse_stat_form",
     "parse_stat_options",
+    "prepare_pages",
     "price",
     "qr_svg",
     "remove_from_text",

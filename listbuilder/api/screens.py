@@ -6,7 +6,7 @@ user's template folder overrides a page's templates as it overrides print's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,15 @@ def render_page(name: str, context: Mapping[str, Any], templates: Path | None = 
     from listbuilder.printing.html import render_template
 
     return render_template(name, dict(context), templates)
+
+
+def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
+    """Compile the templates ``names`` now (a server does it while it starts, not on its first page)."""
+    from listbuilder.printing.html import environment
+
+    env = environment(templates)
+    for name in names:
+        env.get_template(name)
 
 
 def page_stylesheet(paper: str = "a4", templates: Path | None = None) -> str:

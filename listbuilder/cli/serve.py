@@ -36,7 +36,7 @@ def serve(
 
     import uvicorn
 
-    from listbuilder.web import create_app
+    from listbuilder.web import create_app, warm_up
 
     if not 0 <= port <= 65535:
         fail(InputError(f"--port {port} is not a port", details=[ErrorDetail(message="use 1 to 65535, or 0")]))
@@ -73,6 +73,7 @@ def serve(
     typer.echo(f"listbuilder: serving {folder.resolve()} at {url}{' (read-only)' if read_only else ''}")
     typer.echo("press Ctrl-C to stop")
     sys.stdout.flush()
+    threading.Thread(target=warm_up, args=(app,), daemon=True).start()  # while uvicorn starts
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
     if not no_open:
         threading.Timer(0.5, webbrowser.open, [url]).start()

@@ -64,6 +64,20 @@ class Site:
         return Response(html, status_code=status, media_type="text/html; charset=utf-8")
 
 
+def warm_up(app: Guard) -> None:
+    """Do now what the first page would: read the folder's lists (loading their rule sets), import
+    Jinja and compile the pages' templates. ``serve`` runs it in a thread while it starts listening."""
+    site: Site = app.app.state.site  # type: ignore[attr-defined]
+    try:
+        api.folder_lists(site.folder, site.catalogs)
+        api.prepare_pages(PAGES, site.templates)
+    except ListbuilderError:
+        pass  # the page itself will say what is wrong
+
+
+PAGES = ("web/lists.html", "web/list.html", "web/_builder.html", "web/error.html")
+
+
 def create_app(
     folder: Path | str = ".",
     *,
