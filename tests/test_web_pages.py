@@ -164,3 +164,37 @@ def test_a_list_named_in_another_script(server: Server, folder: Path):
     assert download.headers["content-disposition"] == (
         "attachment; filename=\"___.yaml\"; filename*=UTF-8''%E7%81%AB%E3%81%AE%E9%B3%A5.yaml"
     )
+
+
+def test_any_asgi_server_runs_the_factory(folder: Path):
+    """`uvicorn --factory listbuilder.web:create_app` serves the current folder, with the same guard."""
+    import http.client
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LISTBUILDER_CATALOGS": ""}
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "listbuilder.web:create_app", "--port", "0"]
+    proc = subprocess.Popen(cmd, cwd=folder, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stderr is not None
+        port = None
+        for line in proc.stderr:
+            found = re.search(r"running on http://127\.0\.0\.1:(\d+)", line)
+            if found:
+                port = int(found.group(1))
+                break
+        assert port, "uvicorn did not start"
+
+        def get(host: str) -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/", headers={"Host": host})
+            status = conn.getresponse().status
+            conn.close()
+            return status
+
+        assert get(f"127.0.0.1:{port}") == 200
+        assert get(f"evil.example:{port}") == 421
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)

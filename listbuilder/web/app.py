@@ -146,7 +146,12 @@ def create_app(
     app.state.site = site
     from listbuilder.web.security import WILDCARDS
 
-    return Guard(app, host_names(host, port), any_ip=(True if port is None else port) if host in WILDCARDS else False)
+    return Guard(
+        app,
+        host_names(host, port),
+        any_ip=(True if port is None else port) if host in WILDCARDS else False,
+        any_port=port is None,
+    )
 
 
 # --- what the pages share ---------------------------------------------------------------------

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import hmac
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -81,14 +82,22 @@ class Guard:
     """ASGI middleware: refuse wrong hosts, cross-site writes and big bodies; add safe headers."""
 
     def __init__(
-        self, app: ASGIApp, hosts: Iterable[str], max_body: int = MAX_BODY, any_ip: int | bool | None = False
+        self,
+        app: ASGIApp,
+        hosts: Iterable[str],
+        max_body: int = MAX_BODY,
+        any_ip: int | bool | None = False,
+        any_port: bool = False,
     ) -> None:
-        """``any_ip``: the server listens on every interface, so a ``Host`` that is any IP address
-        of this machine, with ``any_ip``'s port (``True``: any port), is served too."""
+        """``hosts``: the ``Host`` values served (``host_names``). ``any_port``: they are names
+        without a port, and any port goes (a server whose port is not known here). ``any_ip``: the
+        server listens on every interface, so a ``Host`` that is any IP address of this machine,
+        with ``any_ip``'s port (``True``: any port), is served too."""
         self.app = app
         self.hosts = frozenset(h.lower() for h in hosts)
         self.max_body = max_body
         self.any_ip = any_ip
+        self.any_port = any_port
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -96,7 +105,8 @@ class Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "").lower()
-        if host not in self.hosts and not (
+        name = re.sub(r":\d+$", "", host) if self.any_port else host
+        if name not in self.hosts and not (
             self.any_ip is not False and is_ip_host(host, None if self.any_ip is True else self.any_ip)
         ):
             await _refuse(send, 421, "This server answers only to the address it was started on.")
