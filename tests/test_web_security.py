@@ -348,3 +348,11 @@ def test_a_tab_and_the_command_line_editing_at_once_lose_nothing(server: Server,
         assert [f.result() for f in webs] == [303] * 10
         assert [f.result() for f in clis] == [0] * 10
     assert "count: 21\n" in (folder / "shared.yaml").read_text()
+
+
+def test_a_port_in_use_and_a_missing_folder_are_bad_input(cli, server: Server, tmp_path: Path):
+    busy = cli("serve", server.folder, "--port", str(server.port), "--no-open")
+    assert busy.exit_code == 2 and f"cannot listen on 127.0.0.1:{server.port}" in busy.stderr
+    assert "--port 0" in busy.stderr
+    missing = cli("serve", tmp_path / "nowhere", "--port", "0", "--no-open")
+    assert missing.exit_code == 2 and "no such folder" in missing.stderr
