@@ -176,6 +176,7 @@ def _yaml_hint(problem: str, at: str) -> str | None:
 _PLAIN_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}" for name in ("map", "seq", "str", "int", "float", "bool", "null", "timestamp")
 )
+_STR_TAG = "tag:yaml.org,2002:str"
 
 
 # YAML 1.1 reads '1:30' as 90 (base 60), '0x10' as 16, '0b11' as 3 and '010' as 8; a list or
@@ -262,6 +263,8 @@ class _Walker:
         return value
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _STR_TAG:  # most scalars are text: what the constructor would return, minus its overhead
+            return node.value
         try:
             return self.loader.construct_object(node, deep=False)
         except yaml.constructor.ConstructorError as exc:

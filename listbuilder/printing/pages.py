@@ -95,12 +95,10 @@ class Roster(Record):
     model_boxes: tuple[str, ...]
     turns: int | None
     tracks: tuple[Any, ...]
+    # The factions the list's catalog units come from, in order: worked out once, since the
+    # template asks for every entry (a property here made a 20,000-entry roster quadratic).
+    factions: tuple[str, ...]
     qr: str = ""  # an SVG QR code of the list's text export (render --qr), or nothing
-
-    @property
-    def factions(self) -> list[str]:
-        """The factions the list's catalog units come from, in order."""
-        return list(dict.fromkeys(e.faction for e in self.entries if e.faction and not e.custom))
 
     @property
     def mixed_factions(self) -> bool:
@@ -239,6 +237,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
         model_boxes=box_labels(ref, system),
         turns=ref.play_aids.turns,
         tracks=ref.play_aids.tracks,
+        factions=tuple(dict.fromkeys(x.faction for x in entries if x.faction and not x.custom)),
     )
 
 

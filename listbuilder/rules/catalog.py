@@ -333,6 +333,7 @@ class Catalogs:
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
         errors: list[ErrorDetail] = []
         units: list[Unit] = []
+        in_file: set[str] = set()  # lower-case names so far: one set look-up a unit, not a scan
         for i, data in enumerate(faction.units):
             unit, unit_errors = system.read_unit(data, doc, ("units", i), extra_keys=("history",))
             errors += unit_errors
@@ -340,9 +341,9 @@ class Catalogs:
                 continue
             history, history_errors = self._read_history(system, data, doc, ("units", i))
             errors += history_errors
-            unit = dataclasses.replace(unit, history=history)
-            clash = known.get(unit.name.lower())
-            if clash is not None or any(u.name.lower() == unit.name.lower() for u in units):
+            key = unit.name.lower()
+            clash = known.get(key)
+            if clash is not None or key in in_file:
                 where = f"the faction {clash.faction}" if clash else "this file"
                 errors.append(
                     doc.detail(
@@ -352,7 +353,8 @@ class Catalogs:
                     )
                 )
                 continue
-            units.append(dataclasses.replace(unit, faction=faction.faction))
+            in_file.add(key)
+            units.append(dataclasses.replace(unit, history=history, faction=faction.faction))
         if errors:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
         factions.setdefault(faction.faction, []).extend(units)
