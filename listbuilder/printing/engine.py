@@ -1,0 +1,66 @@
+"""WeasyPrint, imported without its slow search for Pango (the only module that imports it).
+
+WeasyPrint opens Pango, HarfBuzz, fontconfig and GObject through cffi with a list of names
+per library, Windows and macOS names first (``libgobject-2.0-0``, ``gobject-2.0-0``...),
+then the Linux soname (``libgobject-2.0.so.0``). cffi hands each name it cannot open to
+``ctypes.util.find_library``, which on Linux runs ``ldconfig``, ``gcc`` and ``ld`` to look
+for it: some 230 processes and 0.4 s on every import, to end up loading the very soname
+further down the list. (Known upstream: Kozea/WeasyPrint#1125 traced the gcc calls to cffi's
+dlopen; the names were put in this order for Windows packaging, #2230; the only setting,
+``WEASYPRINT_DLL_DIRECTORIES``, is for Windows DLL folders.)
+
+So on Linux, for the thread that imports WeasyPrint and only while it does, ``find_library``
+answers "not found" at once, and WeasyPrint goes on to its sonames, which the dynamic
+loader finds as it finds any library (``LD_LIBRARY_PATH``, the loader cache, the system
+folders). Should that fail (a system where only ``find_library`` knows where Pango is),
+WeasyPrint is imported again with the real search, as if this module did nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes.util
+import io
+import sys
+import threading
+from collections.abc import Iterator
+from types import ModuleType
+
+
+@contextlib.contextmanager
+def _loader_finds_the_libraries() -> Iterator[None]:
+    real = ctypes.util.find_library
+    importer = threading.get_ident()
+
+    def find_library(name: str) -> str | None:
+        return None if threading.get_ident() == importer else real(name)
+
+    ctypes.util.find_library = find_library
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = real
+
+
+def _import() -> ModuleType:
+    if not sys.platform.startswith("linux") or "weasyprint" in sys.modules:
+        import weasyprint
+
+        return weasyprint
+    try:
+        # WeasyPrint prints its install instructions to stdout before giving up on a library:
+        # not ours to show on the fast path, whose failure is not the user's problem.
+        with _loader_finds_the_libraries(), contextlib.redirect_stdout(io.StringIO()):
+            import weasyprint
+    except OSError:
+        import weasyprint
+    return weasyprint
+
+
+weasyprint = _import()
+
+# Loaded by the import above; named here so the PDF writer imports WeasyPrint only from here.
+from weasyprint.text.fonts import FontConfiguration  # noqa: E402
+from weasyprint.urls import URLFetcher  # noqa: E402
+
+__all__ = ["FontConfiguration", "URLFetcher", "weasyprint"]
