@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -36,6 +37,37 @@ def test_validate_loads_nothing_it_does_not_need():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
     assert "LOADED [] 0" in out, out
+
+
+def test_version_loads_no_command_and_validate_builds_only_its_own():
+    code = (
+        "import sys\n"
+        "import typer\n"
+        "before = set(sys.modules)\n"
+        "from listbuilder import cli\n"
+        "sys.argv = ['listbuilder', '--version']\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print('VERSION', sorted(n for n in set(sys.modules) - before if 'listbuilder' in n),"
+        " cli.command.cache_info().currsize)\n"
+        f"sys.argv = ['listbuilder', 'validate', {str(EXAMPLES / 'might-skirmish-windblade-elves.legal.yaml')!r}]\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print('VALIDATE', sorted(n for n in sys.modules if n.startswith('listbuilder.cli.')),"
+        " cli.command.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
+    assert "VERSION ['listbuilder', 'listbuilder.cli'] 0" in out, out
+    assert "VALIDATE ['listbuilder.cli.lists', 'listbuilder.cli.options'] 1" in out, out
+
+
+def test_help_lists_every_command_in_order_and_a_typo_gets_a_suggestion(cli):
+    from listbuilder.cli import COMMANDS
+
+    help_text = cli("--help").stdout
+    listed = help_text[help_text.index("Commands") :]
+    names = [n for n in re.findall(r"^[│ ]+([a-z]+) +[A-Z]", listed, re.MULTILINE) if n in COMMANDS]
+    assert len(COMMANDS) == 19 and names == list(COMMANDS)
+    typo = cli("valdate", "x")
+    assert typo.exit_code == 2 and "Did you mean 'validate'?" in typo.stderr
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,15 @@ Exit codes (the same for every command; the README's table says the same):
 
 import os
 import sys
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import import_module
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from listbuilder import __version__
-from listbuilder.cli import doctor, edits, lists, matchups, prints, serve
-from listbuilder.cli.options import say
-from listbuilder.errors import EXIT_BAD_INPUT
 
 EXIT_INTERNAL = 4
 
@@ -32,7 +32,33 @@ def _help_width() -> int:
     return max(20, min(shutil.get_terminal_size().columns, 80) - 2)
 
 
+class _Commands(Mapping[str, Any]):
+    """The commands by name, each built only when looked up."""
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in COMMANDS:
+            raise KeyError(name)
+        return command(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+
+class _LazyGroup(TyperGroup):
+    """The root command: builds only the command a run asks for, so ``--version`` builds none
+    and ``validate`` one (building all nineteen, and importing their modules, was most of the
+    start-up of a command); ``--help`` still lists them all."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands()  # type: ignore[assignment]
+
+
 app = typer.Typer(
+    cls=_LazyGroup,
     name="listbuilder",
     help="Build, cost and check army lists for small and indie wargames rule sets.",
     no_args_is_help=True,
@@ -71,30 +97,39 @@ def _reflow(doc: str | None) -> str | None:
     return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
 
 
-def _command(func: Callable[..., None], name: str | None = None, **settings: bool) -> None:
-    app.command(name=name, help=_reflow(func.__doc__), context_settings=settings or None)(func)
+# The commands, in the order --help lists them: the module of listbuilder.cli that holds each
+# (one group of thin commands a module), its function, and its context settings.
+COMMANDS: dict[str, tuple[str, str, dict[str, bool]]] = {
+    "validate": ("lists", "validate", {}),
+    "points": ("lists", "points", {}),
+    "cost": ("lists", "cost", {"allow_extra_args": True, "ignore_unknown_options": True}),
+    "systems": ("lists", "systems", {}),
+    "catalog": ("lists", "catalog", {}),
+    "render": ("prints", "render", {}),
+    "card": ("prints", "card", {}),
+    "diff": ("lists", "diff", {}),
+    "fix": ("doctor", "fix", {}),
+    "fill": ("doctor", "fill", {}),
+    "new": ("edits", "new", {}),
+    "add": ("edits", "add", {}),
+    "remove": ("edits", "remove", {}),
+    "set": ("edits", "set_", {"ignore_unknown_options": True}),  # so 'set FILE points -5' is a value
+    "odds": ("matchups", "odds", {}),
+    "schema": ("edits", "schema", {}),
+    "export": ("edits", "export", {}),
+    "import": ("edits", "import_", {}),
+    "serve": ("serve", "serve", {}),
+}
 
 
-# The commands, in the order --help lists them. Each module holds one group of thin commands.
-_command(lists.validate)
-_command(lists.points)
-_command(lists.cost, allow_extra_args=True, ignore_unknown_options=True)
-_command(lists.systems)
-_command(lists.catalog)
-_command(prints.render)
-_command(prints.card)
-_command(lists.diff)
-_command(doctor.fix)
-_command(doctor.fill)
-_command(edits.new)
-_command(edits.add)
-_command(edits.remove)
-_command(edits.set_, name="set", ignore_unknown_options=True)  # so 'set FILE points -5' is a value, not an option
-_command(matchups.odds)
-_command(edits.schema)
-_command(edits.export)
-_command(edits.import_, name="import")
-_command(serve.serve)
+@cache
+def command(name: str) -> Any:
+    """The click command ``name``, built from its function (its module imported) on first use."""
+    module, function, settings = COMMANDS[name]
+    func = getattr(import_module(f"listbuilder.cli.{module}"), function)
+    one = typer.Typer(add_completion=False, rich_markup_mode=None)
+    one.command(name=name, help=_reflow(func.__doc__), context_settings=settings or None)(func)
+    return typer.main.get_command(one)
 
 
 def main() -> None:
@@ -109,6 +144,8 @@ def main() -> None:
     except Exception as exc:  # a bug: say so plainly; LISTBUILDER_DEBUG=1 shows the traceback
         if os.environ.get("LISTBUILDER_DEBUG"):
             raise
+        from listbuilder.cli.options import say  # not loaded by runs that need no message
+
         say(
             f"internal error: {type(exc).__name__}: {exc}\n"
             "This is a bug in listbuilder; run with LISTBUILDER_DEBUG=1 for details and report it.",
@@ -117,4 +154,4 @@ def main() -> None:
         sys.exit(EXIT_INTERNAL)
 
 
-__all__ = ["EXIT_BAD_INPUT", "app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
