@@ -22,6 +22,7 @@ from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.printing import budget
 from listbuilder.printing.budget import BudgetedEnvironment, TextLoader
 from listbuilder.printing.pages import Card, ReferenceSheet, Roster
+from listbuilder.printing.templatecache import template_cache
 from listbuilder.rules.catalog import shipped_root
 
 Paper = Literal["a4", "letter"]
@@ -70,7 +71,8 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
     """A sandboxed Jinja environment: the user's templates first, then the built-in ones.
 
     Cached per template folder, so a process that renders many documents compiles each
-    template once (Jinja still notices a template file that changes on disk)."""
+    template once (Jinja still notices a template file that changes on disk), and compiled
+    templates are kept between processes (``templatecache.py``)."""
     folders = [builtin_templates()]
     if user_templates is not None:
         if not user_templates.is_dir():
@@ -86,6 +88,8 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # compiled templates kept between runs, in a folder private to the user (templatecache.py)
+        bytecode_cache=template_cache(Path(__file__)),
     )
     env.filters["number"] = lambda n: f"{n:,}"
     env.filters["amount_unit"] = lambda n, measure: measure.of(n)

@@ -1,0 +1,118 @@
+"""Compiled templates kept between runs, in a folder only this user can touch.
+
+Compiling the built-in templates takes about 50 ms, on every render of every process. Jinja
+can keep the compiled code (its "bytecode cache"), but what it keeps is code: ``marshal``'d
+Python and a pickled checksum. Whoever can write such a file can run anything as whoever
+renders next, past the sandbox. So this cache reads and writes only where nobody else can:
+
+* its folder is ``templates`` in listbuilder's cache folder (``LISTBUILDER_CACHE_DIR``, or the
+  user's cache folder), created private (0700); a folder that is a symbolic link, belongs to
+  another user or that others can enter is not used at all;
+* a file is read only if it is a regular file of this user that nobody else may read or
+  write (0600), opened through the checked folder without following links, and checked on
+  the open file itself, so it cannot be swapped between the check and the read;
+* files are written under a fresh private name, then renamed into place.
+
+Anything else (no such folder, a foreign or damaged file, a read-only disk, a system without
+these calls) just means the templates are compiled as they would be without a cache.
+``LISTBUILDER_NO_CACHE=1`` turns it off. A file's name holds a hash of the template's name
+and path, of Jinja's, Python's and listbuilder's versions and of the code that configures the
+environment, so a change to any of them compiles afresh; Jinja itself checks each template's
+source against the checksum stored beside its code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import jinja2
+from jinja2.bccache import Bucket, BytecodeCache
+
+from listbuilder import __version__
+from listbuilder.rules.cache import cache_dir
+
+FOLDER = "templates"
+_PRIVATE = 0o077  # no bit for the group or others
+_SUPPORTED = (
+    os.name == "posix"
+    and all(f in os.supports_dir_fd for f in (os.open, os.rename, os.unlink))
+    and hasattr(os, "O_NOFOLLOW")
+)
+
+
+class PrivateBytecodeCache(BytecodeCache):
+    """Jinja's bytecode cache, read and written only inside a folder private to this user."""
+
+    def __init__(self, folder: Path, configuration: str) -> None:
+        self.folder = folder
+        self.configuration = configuration
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return hashlib.sha256(f"{self.configuration}\0{name}\0{filename}".encode()).hexdigest()[:40]
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        with self._folder(create=False) as fd:
+            if fd is None:
+                return
+            try:
+                file = os.open(bucket.key + ".jinja", os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError:
+                return
+            with os.fdopen(file, "rb") as fh:
+                info = os.fstat(fh.fileno())
+                if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & _PRIVATE:
+                    return
+                try:
+                    bucket.load_bytecode(fh)
+                except Exception:  # a damaged file is a miss
+                    bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with self._folder(create=True) as fd:
+            if fd is None:
+                return
+            final = bucket.key + ".jinja"
+            temporary = f"{final}.{os.getpid()}.tmp"
+            try:
+                file = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd)
+                with os.fdopen(file, "wb") as fh:
+                    bucket.write_bytecode(fh)
+                os.replace(temporary, final, src_dir_fd=fd, dst_dir_fd=fd)
+            except OSError:  # a full or read-only disk must not stop a render
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary, dir_fd=fd)
+
+    @contextlib.contextmanager
+    def _folder(self, create: bool) -> Iterator[int | None]:
+        """The cache folder, opened, if it is a real folder of this user that nobody else can enter."""
+        try:
+            if create:
+                self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            yield None
+            return
+        try:
+            info = os.fstat(fd)
+            yield fd if info.st_uid == os.getuid() and not info.st_mode & _PRIVATE else None
+        finally:
+            os.close(fd)
+
+
+def template_cache(environment_code: Path) -> PrivateBytecodeCache | None:
+    """The bytecode cache for environments configured by ``environment_code`` (None when off)."""
+    folder = cache_dir()
+    if folder is None or not _SUPPORTED:
+        return None
+    own = Path(__file__)
+    h = hashlib.sha256(f"{__version__}\0{jinja2.__version__}\0{sys.version_info[:2]}".encode())
+    for code in (own, environment_code):
+        with contextlib.suppress(OSError):
+            h.update(code.read_bytes())
+    return PrivateBytecodeCache(folder / FOLDER, h.hexdigest())
