@@ -92,3 +92,25 @@ def test_a_roster_pdf_has_subset_fonts_and_compressed_streams(tmp_path, cli):
         assert size < (fonts / shipped[name]).stat().st_size / 3, name
     assert all(page["/Contents"].get_object().get("/Filter") == "/FlateDecode" for page in reader.pages)
     assert out.stat().st_size < 80_000  # 41 KB today; 312 KB with whole fonts and plain streams
+
+
+def test_a_render_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    from listbuilder.printing import pdf
+
+    seen = []
+    real = pdf._html_to_pdf
+
+    def watching(*args):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        return real(*args)
+
+    before = gc.get_threshold(), gc.get_freeze_count()
+    pdf._html_to_pdf = watching
+    try:
+        assert pdf.html_to_pdf("<p>x</p>", "").startswith(b"%PDF")
+    finally:
+        pdf._html_to_pdf = real
+    assert seen == [(pdf.RENDER_GC_THRESHOLD, True)]
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before

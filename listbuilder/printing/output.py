@@ -71,7 +71,7 @@ def render_document_bytes(
     html = render_document(
         rosters=rosters,
         references=references,
-        title=" · ".join(r.army.name for r in reports),
+        title=pages.cut(" · ".join(r.army.name for r in reports), pages.TITLE_CHARS),
         paper=paper,
         user_templates=templates,
         standalone=standalone,

@@ -29,6 +29,30 @@ from listbuilder.rules.reference import (
 # Tick boxes stop here: a count of 10**12 prints a number, not a trillion boxes.
 MAX_BOXES = 40
 BOXES_PER_ROW = 15
+# The most characters printed of a name, a title and a note or problem. Shorter text wraps
+# in its box; longer text is cut with an ellipsis, so a 10,000-character name stays a title
+# and a card stays a card instead of filling pages and pushing the total and stats away.
+NAME_CHARS = 80
+TITLE_CHARS = 120
+NOTE_CHARS = 400
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` as printed: whole when it has at most ``limit`` characters, else cut with '…'."""
+    if len(text) <= limit:
+        return text
+    kept = text[: limit - 1]
+    space = kept.rfind(" ", limit * 3 // 4)  # end on a whole word when one ends near the limit
+    return (kept[:space] if space > 0 else kept).rstrip() + "…"
+
+
+def _printed(problem: Problem) -> Problem:
+    # "units[3] NAME": the entry's place, then its name, cut like the name on its card.
+    entry = problem.entry
+    if entry is not None:
+        place, _, name = entry.partition("] ")
+        entry = f"{place}] {cut(name, NAME_CHARS)}" if name else cut(entry, NAME_CHARS)
+    return dataclasses.replace(problem, entry=entry, message=cut(problem.message, NOTE_CHARS))
 
 
 @record
@@ -201,23 +225,23 @@ def roster(report: Report, strict: bool = False) -> Roster:
         entries.append(
             RosterEntry(
                 index=e.index,
-                name=e.unit.name,
+                name=cut(e.unit.name, NAME_CHARS),
                 count=e.count,
                 leader=e.leader,
                 custom=e.custom,
-                faction=e.unit.faction,
+                faction=cut(e.unit.faction, NAME_CHARS) if e.unit.faction else e.unit.faction,
                 stats=_stat_cells(system, e.unit, {c.label for c in derived_cells}),
                 derived=derived_cells,
                 each=line.unit_cost,
                 cost=line.cost,
                 models=models,
                 boxes=models if models <= MAX_BOXES else 0,
-                notes=e.unit.notes,
+                notes=cut(e.unit.notes, NOTE_CHARS),
                 model_boxes=box_labels(ref, system, [e.unit]),
             )
         )
     return Roster(
-        name=report.army.name,
+        name=cut(report.army.name, TITLE_CHARS),
         system_id=d.id,
         system_name=d.name,
         force=d.force,
@@ -230,7 +254,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
         models=sum(x.models for x in entries),
         model_noun=d.model.plural,
         legal=report.legal(strict),
-        problems=report.problems,
+        problems=tuple(_printed(p) for p in report.problems),
         entries=tuple(entries),
         columns=tuple(s.label for s in d.stats.values()),
         derived_columns=tuple(c.label for c in ref.columns),
@@ -284,7 +308,7 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
         names = " and ".join(dict.fromkeys(r.army.name for r in group))
         sheets.append(
             ReferenceSheet(
-                title=f"Reference: {names}",
+                title=cut(f"Reference: {names}", TITLE_CHARS),
                 system_name=system.definition.name,
                 tables=tuple(tables),
                 rules=rules,
