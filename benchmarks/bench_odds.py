@@ -4,23 +4,28 @@ Targets, each in one process with fresh caches:
   * the full speed-range-power matrix, Power 1-12 against Power 1-12, in at most 200 ms;
   * a 16 x 16 might-skirmish matrix (the 16 fighters of examples/might-skirmish-windblade-elves
     against a 16-fighter Zombie Family) in at most 200 ms.
+  * odds grids cost what they hold (issue 10): a 200 x 200 grid of the copies of eight
+    profiles (as fielding a long list's units gives) at most 12x a 20 x 20 one of the same
+    profiles; a 200 x 200 grid of 200 distinct profiles a side (40,000 distinct matchups)
+    under 3 s.
 Also printed, for information: the same two from a cold start in a new process (importing
 listbuilder.odds and icepool included).
 
-Run: python benchmarks/bench_odds.py [--runs N]
+Run: python benchmarks/bench_odds.py [--runs N] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, median_ms, report_line
+from common import CLASSES, ROOT, check, linear, median_ms, report_line
 
 ELVES = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
 # A legal 89-point Zombie Family of 16 fighters, 13 of them basic (the example list has 14).
@@ -122,13 +127,44 @@ def cold(runs: int) -> None:
     print(report_line("cold: might-skirmish 16 x 16", figures["ms"]))
 
 
+def profiles(count: int, distinct: bool):
+    """``count`` might-skirmish units: ``count`` distinct profiles each named apart, or the
+    copies of eight named units (as ``fielded`` gives a long list's entries, one per model)."""
+    from listbuilder.rules.formats import Unit
+
+    if distinct:
+        return [Unit(name=f"Fighter {i}", stats={"class": CLASSES[i % 10], "might": 1 + i // 10}) for i in range(count)]
+    eight = [Unit(name=f"{c} {m}", stats={"class": c, "might": m}) for c in CLASSES[:4] for m in (3, 7)]
+    return [eight[i % 8] for i in range(count)]
+
+
+def grids(runs: int) -> bool:
+    from listbuilder.odds import matrix
+    from listbuilder.rules.catalog import Catalogs
+
+    ms = Catalogs().get("might-skirmish")
+    figures = {}
+    for distinct in (False, True):
+        for n in (20, 200):
+            units = profiles(n, distinct)
+            figures[distinct, n] = timed(runs, lambda units=units: matrix(ms, units, units))
+    ok = linear("200 x 200 grid of the copies of 8 units", figures[False, 20], figures[False, 200])
+    print(report_line("20 x 20 grid, distinct profiles", figures[True, 20]))
+    print(report_line("200 x 200 grid, distinct profiles", figures[True, 200]))
+    ok &= check("200 x 200 grid, 40,000 distinct matchups", statistics.median(figures[True, 200]), 3.0, "s")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21, help="timed runs of each matrix (default 21)")
+    parser.add_argument("--quick", action="store_true", help="7 runs of each, for a first look")
     args = parser.parse_args()
-    srp, ms = in_process(args.runs)
-    cold(max(3, args.runs // 4))
-    ok = srp <= TARGET_MS and ms <= TARGET_MS
+    runs = 7 if args.quick else args.runs
+    srp, ms = in_process(runs)
+    cold(max(3, runs // 4))
+    grids_ok = grids(max(3, runs // 3))
+    ok = srp <= TARGET_MS and ms <= TARGET_MS and grids_ok
     print(f"targets: each matrix at most {TARGET_MS:.0f} ms with fresh caches; medians {srp:.1f} ms and {ms:.1f} ms")
     print("PASS" if ok else "MISS", "(figures above are medians on this machine)")
     return 0 if ok else 1

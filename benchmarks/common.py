@@ -10,7 +10,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,3 +66,52 @@ def report_line(name: str, values: Sequence[float]) -> str:
     q = statistics.quantiles(values, n=4) if len(values) >= 4 else [min(values), 0, max(values)]
     spread = f"quartiles {q[0] * 1000:.1f}-{q[2] * 1000:.1f} ms, n={len(values)}"
     return f"{name:<34} median {median_ms(values):8.1f} ms   ({spread})"
+
+
+# --- big inputs, for the linearity targets (issue 10) ------------------------------------------
+
+BIG_LIST_UNITS = ("Windblade", "Elf Archer", "Wind Hawk", "Forest Cat", "Gale Sniper", "Bladedancer", "Duelist")
+CLASSES = ("Soldier", "Warrior", "Beast", "Drone", "Gunner", "Berserker", "Sniper", "Gunslinger", "Monster", "Mech")
+
+
+def write_big_list(path: Path, entries: int) -> Path:
+    """A might-skirmish list of ``entries`` catalog entries (over its limit: printed as not legal)."""
+    lines = [f"  - unit: {BIG_LIST_UNITS[i % 7]}\n    count: {1 + i % 3}\n" for i in range(entries)]
+    path.write_text(f"system: might-skirmish\nname: Big {entries}\nunits:\n" + "".join(lines), encoding="utf-8")
+    return path
+
+
+def write_big_faction(root: Path, units: int) -> Path:
+    """A user catalog root adding a might-skirmish faction of ``units`` distinctly named units."""
+    folder = root / "might-skirmish" / "factions"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [
+        f"  - name: Horde Fighter {i}\n    class: {CLASSES[i % 10]}\n    might: {1 + i % 20}\n" for i in range(units)
+    ]
+    (folder / "horde.yaml").write_text("faction: Horde\nunits:\n" + "".join(lines), encoding="utf-8")
+    return root
+
+
+def timed(work: Callable[[], object], runs: int) -> list[float]:
+    """Seconds each of ``runs`` calls of ``work`` took, in this process."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def check(name: str, value: float, limit: float, unit: str = "x") -> bool:
+    """Print one target's figure against its limit; True when it is met."""
+    ok = value <= limit
+    suffix = unit if unit == "x" else f" {unit}"
+    print(f"  {'ok  ' if ok else 'MISS'} {name}: {value:.2f}{suffix} (target: at most {limit:g}{suffix})")
+    return ok
+
+
+def linear(name: str, small: Sequence[float], big: Sequence[float], limit: float = 12.0) -> bool:
+    """The ratio of the medians of a size and its tenth (each at most ``limit``)."""
+    print(report_line(f"{name}, 1/10 size", small))
+    print(report_line(f"{name}", big))
+    return check(f"{name} / its 1/10 size", statistics.median(big) / statistics.median(small), limit)

@@ -10,10 +10,11 @@ data path to its line and column for error messages.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,24 @@ def load_yaml(path: Path, what: str = "file") -> Document:
 
 def parse_yaml(text: str, path: Path) -> Document:
     """Parse YAML text (already read from ``path``) into a ``Document``."""
+    with few_collections():
+        return _parse_yaml(text, path)
+
+
+@contextlib.contextmanager
+def few_collections() -> Iterator[None]:
+    """Let the garbage collector wait for 100,000 new objects instead of 700, while a file is
+    parsed or a list is read and judged: what they make is kept until the end, so collections
+    freed nothing and walked ever more of it (a 20,000-entry list parsed in 0.6 s, not 0.2 s)."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], 100_000), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _parse_yaml(text: str, path: Path) -> Document:
     if "\x00" in text:
         raise InputError("the file holds a NUL character, so it is not a YAML text file", file=path)
     loader = _Loader(text)

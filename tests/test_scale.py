@@ -126,3 +126,18 @@ def test_a_roster_names_its_factions_once(write_list, catalogs):
     assert sheet.factions == ("Zombie Family", "Windblade Elves") and sheet.mixed_factions
     single = roster(check_list(EXAMPLES / "might-skirmish-zombie-family.legal.yaml", catalogs))
     assert single.factions == ("Zombie Family",) and not single.mixed_factions
+
+
+def test_copies_of_one_unit_share_their_outcome_and_a_parse_leaves_the_collector_as_it_was(ms):
+    import gc
+
+    from listbuilder.yamlfile import parse_yaml
+
+    hunter = Unit(name="H", stats={"class": "Soldier", "might": 10})
+    hound = Unit(name="R", stats={"class": "Beast", "might": 4})
+    grid = matrix(ms, [hunter, hunter], [hound, hound, hunter])
+    assert grid.cells[0][0] is grid.cells[1][1] and grid.cells[0][0] == matchup(ms, hunter, hound)
+    assert grid.cells[0][2].target == "H" and grid.cells[0][2] is not grid.cells[0][0]
+    before = gc.get_threshold()
+    parse_yaml("units: [1, 2]\n", EXAMPLES / "x.yaml")
+    assert gc.get_threshold() == before

@@ -8,18 +8,20 @@ from listbuilder.army.listfile import parse_list, read_list
 from listbuilder.army.pricing import Pricing, parse_stat_options, price
 from listbuilder.army.report import Report, build_report
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.yamlfile import parse_yaml
+from listbuilder.yamlfile import few_collections, parse_yaml
 
 __all__ = ["Pricing", "check_list", "check_text", "parse_stat_options", "price"]
 
 
 def check_list(path: Path, catalogs: Catalogs) -> Report:
     """Read, cost and judge one list file."""
-    army, system = read_list(path, catalogs)
-    return build_report(army, system, catalogs)
+    with few_collections():
+        army, system = read_list(path, catalogs)
+        return build_report(army, system, catalogs)
 
 
 def check_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> Report:
     """Read, cost and judge a list given as text; ``source`` names it in messages."""
-    army, system = parse_list(parse_yaml(text.removeprefix("\ufeff"), source), catalogs)
-    return build_report(army, system, catalogs)
+    with few_collections():
+        army, system = parse_list(parse_yaml(text.removeprefix("\ufeff"), source), catalogs)
+        return build_report(army, system, catalogs)
