@@ -6,6 +6,7 @@ interleaved with its baseline in the same run: compare the ratio, not the raw se
 
 from __future__ import annotations
 
+import resource
 import statistics
 import subprocess
 import sys
@@ -35,26 +36,38 @@ def listbuilder_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "listbuilder"]
 
 
-def time_once(cmd: Sequence[str], ok_codes: Sequence[int] = (0,)) -> float:
+def time_once(cmd: Sequence[str], ok_codes: Sequence[int] = (0,), cpu: list[float] | None = None) -> float:
+    """Wall-clock seconds of one run of ``cmd``; its CPU seconds (with its own children's, such
+    as the processes a library starts) are appended to ``cpu`` if given."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in ok_codes:
         raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[:500]}")
+    if cpu is not None:
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return elapsed
 
 
 def interleaved(
-    commands: dict[str, Sequence[str]], runs: int, warmup: int = 2, ok_codes: Sequence[int] = (0,)
+    commands: dict[str, Sequence[str]],
+    runs: int,
+    warmup: int = 2,
+    ok_codes: Sequence[int] = (0,),
+    cpu: dict[str, list[float]] | None = None,
 ) -> dict[str, list[float]]:
-    """Time each command ``runs`` times, taking turns, after ``warmup`` untimed rounds."""
+    """Time each command ``runs`` times, taking turns, after ``warmup`` untimed rounds (their
+    CPU seconds into ``cpu`` if given: on a shared machine, the work a run did, without the
+    waits for other users' processes)."""
     for _ in range(warmup):
         for cmd in commands.values():
             time_once(cmd, ok_codes)
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, cmd in commands.items():
-            times[name].append(time_once(cmd, ok_codes))
+            times[name].append(time_once(cmd, ok_codes, cpu=None if cpu is None else cpu.setdefault(name, [])))
     return times
 
 

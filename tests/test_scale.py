@@ -137,6 +137,7 @@ def test_copies_of_one_unit_share_their_outcome_and_a_parse_leaves_the_collector
     hound = Unit(name="R", stats={"class": "Beast", "might": 4})
     grid = matrix(ms, [hunter, hunter], [hound, hound, hunter])
     assert grid.cells[0][0] is grid.cells[1][1] and grid.cells[0][0] == matchup(ms, hunter, hound)
+    assert grid.cells[0] is grid.cells[1]  # a copy of an attacker shares its row
     assert grid.cells[0][2].target == "H" and grid.cells[0][2] is not grid.cells[0][0]
     before = gc.get_threshold()
     parse_yaml("units: [1, 2]\n", EXAMPLES / "x.yaml")
