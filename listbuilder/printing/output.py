@@ -15,6 +15,7 @@ from listbuilder.errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, Listb
 from listbuilder.printing import pages
 from listbuilder.printing.html import Paper, render_document, stylesheet
 from listbuilder.rules.catalog import System
+from listbuilder.yamlfile import few_collections
 
 
 class RulesBroken(ListbuilderError):
@@ -32,6 +33,7 @@ def document_bytes(html: str, fmt: str, paper: Paper, templates: Path | None) ->
     return html_to_pdf(html, stylesheet(paper, templates))
 
 
+@few_collections()  # the pages of a long list are kept to the end: collecting meanwhile frees nothing
 def render_document_bytes(
     reports: Sequence[Report],
     *,

@@ -35,7 +35,7 @@ from listbuilder.rules.listformat import names, read_key
 from listbuilder.rules.loadout import check_counts, read_items
 from listbuilder.rules.schema import describe_value, load_catalog_file
 from listbuilder.rules.userfolders import check_user_root
-from listbuilder.yamlfile import Document
+from listbuilder.yamlfile import Document, few_collections
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
@@ -256,6 +256,7 @@ class Catalogs:
                 continue
         return words
 
+    @few_collections()  # a big faction's units are all kept: collecting during the load frees nothing
     def _load(self, system_id: str, folders: list[Path]) -> System:
         defining = [f for f in folders if (f / SYSTEM_FILE).is_file()]
         if not defining:
