@@ -204,12 +204,15 @@ def matrix(
     costs = efficiency = None
     if not system.counts_figures:
         costs = tuple(unit_cost(system, u) for u in units_a)
-        efficiency = tuple(
-            None
-            if not cost or not units_b
-            else sum((c.expected_kills for c in row if c is not None), Fraction(0)) / len(units_b) * 100 / cost
-            for cost, row in zip(costs, cells, strict=True)
-        )
+        per_row: dict[tuple[int, int], Fraction | None] = {}  # a shared row and its cost: one sum
+        for cost, row in zip(costs, cells, strict=True):
+            if (id(row), cost) not in per_row:
+                per_row[id(row), cost] = (
+                    None
+                    if not cost or not units_b
+                    else sum((c.expected_kills for c in row if c is not None), Fraction(0)) / len(units_b) * 100 / cost
+                )
+        efficiency = tuple(per_row[id(row), cost] for cost, row in zip(costs, cells, strict=True))
     return Matrix(
         system=system.id,
         mechanic=m.id,
