@@ -86,14 +86,15 @@ def ms():
 
 def test_a_matrix_works_each_distinct_pair_of_stats_out_once_and_names_every_unit(ms, monkeypatch):
     clear_caches()
-    engine = odds_api.ENGINES[type(odds_api.mechanic_of(ms))]
+    kind = type(odds_api.mechanic_of(ms))
+    engine = kind.engine
     calls = []
 
-    def counting(*args):
+    def counting(self, *args):
         calls.append(args)
-        return engine(*args)
+        return engine(self, *args)
 
-    monkeypatch.setitem(odds_api.ENGINES, type(odds_api.mechanic_of(ms)), counting)
+    monkeypatch.setattr(kind, "engine", counting)
     # 60 fighters of three profiles, each copy named apart (as a long list fields them)
     profiles = [("Soldier", 8), ("Beast", 5), ("Warrior", 7)]
     units = [Unit(name=f"Fighter {i}", stats={"class": c, "might": m}) for i in range(20) for c, m in profiles]

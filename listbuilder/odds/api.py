@@ -17,6 +17,7 @@ from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, did_you_mean
 from listbuilder.odds import bounds, dice, load
 from listbuilder.odds.bounds import TooMuchWork, named
+from listbuilder.odds.kinds import ratio_table
 from listbuilder.odds.load import load_odds
 from listbuilder.odds.parts import Mechanic
 from listbuilder.odds.results import CardTable, Tally, figure, percent
@@ -90,11 +91,15 @@ class Outcome(Record):
 
 
 # Answers, with the mechanic they answer; the least recently used are dropped past the bound.
+# Answers, with the mechanic they answer; the least recently used are dropped past the bound.
+# A success is keyed by what it depends on: the mechanic, both units' stats (not their names:
+# the copies and renamed twins of a profile are one answer) and the situation. A refusal names
+# the units asked about, so it is kept under their names as well.
 _MATCHUPS: Bounded[tuple[Any, ...], tuple[Mechanic, Tally | OddsError]] = Bounded(65536)
 
 
 def _unit_key(unit: Unit) -> tuple[Any, ...]:
-    return (unit.name, unit.leader, tuple(sorted(unit.stats.items())))
+    return (unit.leader, tuple(sorted(unit.stats.items())))
 
 
 def mechanic_of(system: System, mechanic: str | None = None) -> Mechanic:
@@ -118,21 +123,40 @@ def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | Non
     """
     m = mechanic_of(system, mechanic)
     values = resolve(system, m, situation)
-    # id(m): a reloaded (edited) odds file is a new object, so its answers are computed afresh;
-    # the answer keeps its mechanic, so an id reused after the old one is freed never matches.
     key = (system.id, id(m), _unit_key(attacker), _unit_key(target), tuple(sorted(values.items())))
-    held = _MATCHUPS.get(key)
-    found = held[1] if held is not None and held[0] is m else None
-    if found is None:
-        try:
-            found = m.engine(system, attacker, target, values)
-        except TooMuchWork as exc:
-            found = named(exc, attacker.name, target.name)
-        except OddsError as exc:
-            found = exc
-        _MATCHUPS.put(key, (m, found))
+    found = _answer(system, m, attacker, target, values, key)
     if isinstance(found, OddsError):
         raise found
+    return _outcome(system, m, attacker, target, values, found)
+
+
+def _answer(
+    system: System, m: Mechanic, attacker: Unit, target: Unit, values: dict[str, Any], key: tuple[Any, ...]
+) -> Tally | OddsError:
+    """The engine's answer for ``key`` (by stats), from the cache or worked out once.
+
+    id(m): a reloaded (edited) odds file is a new object, so its answers are computed afresh;
+    the answer keeps its mechanic, so an id reused after the old one is freed never matches."""
+    for k in (key, (*key, attacker.name, target.name)):
+        held = _MATCHUPS.get(k)
+        if held is not None and held[0] is m:
+            return held[1]
+    try:
+        tally = m.engine(system, attacker, target, values)
+    except TooMuchWork as exc:
+        refused: OddsError = named(exc, attacker.name, target.name)
+    except OddsError as exc:
+        refused = exc
+    else:
+        _MATCHUPS.put(key, (m, tally))
+        return tally
+    _MATCHUPS.put((*key, attacker.name, target.name), (m, refused))
+    return refused
+
+
+def _outcome(
+    system: System, m: Mechanic, attacker: Unit, target: Unit, values: dict[str, Any], found: Tally
+) -> Outcome:
     return Outcome(
         system=system.id,
         mechanic=m.id,
@@ -191,16 +215,37 @@ def matrix(
     """Each unit of ``units_a`` attacking each unit of ``units_b`` (see ``Matrix``)."""
     pairs = len({id(u) for u in units_a}) * len({id(u) for u in units_b})
     bounds.check(pairs, bounds.MAX_GRID_PAIRS, "different pairs of units in an odds grid", GRID_HINT)
+    # The mechanic, the situation and each unit's key are worked out once, not once a cell.
     m = mechanic_of(system, mechanic)
+    values = resolve(system, m, situation)
+    head = (system.id, id(m))
+    situation_key = tuple(sorted(values.items()))
+    keys_b = [_unit_key(u) for u in units_b]
+    # A list fields each copy of an entry as the same unit object: one outcome serves every
+    # cell of a pair of objects, and one row every copy of an attacker (both sides hold their
+    # units for the whole call, so the ids stay theirs).
+    by_pair: dict[tuple[int, int], Outcome | None] = {}
+    rows: dict[int, tuple[Outcome | None, ...]] = {}
     cells = []
     for attacker in units_a:
-        row = []
-        for target in units_b:
-            try:
-                row.append(matchup(system, attacker, target, mechanic=m.id, **situation))
-            except ImpossibleMatchup:
-                row.append(None)
-        cells.append(tuple(row))
+        if id(attacker) in rows:
+            cells.append(rows[id(attacker)])
+            continue
+        key_a = _unit_key(attacker)
+        row: list[Outcome | None] = []
+        for target, key_b in zip(units_b, keys_b, strict=True):
+            pair = (id(attacker), id(target))
+            if pair not in by_pair:
+                found = _answer(system, m, attacker, target, values, (*head, key_a, key_b, situation_key))
+                if isinstance(found, ImpossibleMatchup):
+                    by_pair[pair] = None
+                elif isinstance(found, OddsError):
+                    raise found
+                else:
+                    by_pair[pair] = _outcome(system, m, attacker, target, values, found)
+            row.append(by_pair[pair])
+        rows[id(attacker)] = tuple(row)
+        cells.append(rows[id(attacker)])
     costs = efficiency = None
     if not system.counts_figures:
         costs = tuple(unit_cost(system, u) for u in units_a)
@@ -252,3 +297,5 @@ def clear_caches() -> None:
     load._CACHE.clear()
     cache.clear()
     dice.clear()
+    ratio_table._BAND_TALLIES.clear()
+    ratio_table._threshold_chances.cache_clear()

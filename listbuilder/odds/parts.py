@@ -7,8 +7,10 @@ option is data, with the source line it comes from. Nothing here names a rule se
 """
 
 # No "from __future__ import annotations": schema.py builds validators from real annotations.
+import operator
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from listbuilder.record import FrozenMap, Record, record
@@ -295,15 +297,25 @@ def ratio(value: int | str | None) -> Fraction | None:
 
 
 def in_band(band: Band, value: Fraction, against: Fraction) -> bool:
-    """Whether value / against lies in the band (compared without dividing, so 0 is fine)."""
-    low, high = ratio(band.above), ratio(band.at_least)
-    top, cap = ratio(band.below), ratio(band.at_most)
-    return (
-        (low is None or value > low * against)
-        and (high is None or value >= high * against)
-        and (top is None or value < top * against)
-        and (cap is None or value <= cap * against)
-    )
+    """Whether value / against lies in the band (compared without dividing, so 0 is fine).
+
+    Compared in whole numbers (value * d against n * against for a bound n/d), each written
+    bound read once: a matrix asks this for every band of every cell."""
+    vn, vd = value.numerator, value.denominator
+    an, ad = against.numerator, against.denominator
+    for written, compare in _BOUNDS:
+        bound = _ratio(getattr(band, written))
+        if bound is not None and not compare(vn * bound.denominator * ad, bound.numerator * an * vd):
+            return False
+    return True
+
+
+_BOUNDS = (("above", operator.gt), ("at_least", operator.ge), ("below", operator.lt), ("at_most", operator.le))
+
+
+@lru_cache(maxsize=256)
+def _ratio(value: int | str | None) -> Fraction | None:
+    return ratio(value)
 
 
 def pick(bands: Sequence[Band], value: Fraction, against: Fraction) -> Band:

@@ -5,9 +5,9 @@ engine (exact chances) and its rules-card tables. It knows no rule set: every nu
 """
 
 # No "from __future__ import annotations": schema.py builds validators from real annotations.
-from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
 from listbuilder.errors import Location
 from listbuilder.odds import dice
@@ -106,6 +106,21 @@ class RatioTable(Mechanic):
                 roll = special.roll
                 break
         odd_fails = self.odd_fails is not None and v.get(self.odd_fails.option) in self.odd_fails.values
+        upgrades = tuple(bool(v.get(up.option)) for up in self.upgrades)
+        # What follows depends only on the band, the roll and the flags: the same few answers
+        # for every cell of a matrix. Keyed by id; the entry keeps the mechanic (and so its
+        # bands) alive, so the ids stay theirs.
+        key = (id(self), id(band), roll, odd_fails, upgrades)
+        known = _BAND_TALLIES.get(key)
+        if known is not None and known[0] is self:
+            return known[1]
+        if len(_BAND_TALLIES) >= 4096:
+            _BAND_TALLIES.clear()
+        answer = self._band_tally(band, roll, odd_fails, v)
+        _BAND_TALLIES[key] = (self, answer)
+        return answer
+
+    def _band_tally(self, band: Band, roll: Roll, odd_fails: bool, v: Values) -> Tally:
         chances = _threshold_chances(roll, band.needs, odd_fails)
         named = {r.name: c for r, c in zip(self.results, chances, strict=True)}
         named[self.otherwise.name] = 1 - sum(chances, Fraction(0))
@@ -148,8 +163,13 @@ class RatioTable(Mechanic):
         ]
 
 
-def _threshold_chances(roll: Roll, needs: Sequence[int], odd_fails: bool) -> list[Fraction]:
-    """Chance of reaching each number (best first) but not the one before it."""
+_BAND_TALLIES: dict[tuple[Any, ...], tuple["RatioTable", Tally]] = {}
+
+
+@lru_cache(maxsize=1024)
+def _threshold_chances(roll: Roll, needs: tuple[int, ...], odd_fails: bool) -> tuple[Fraction, ...]:
+    """Chance of reaching each number (best first) but not the one before it (the same few rolls
+    and bands come back in every cell of a matrix, so each is worked out once)."""
     dist = dice.total(roll.dice, roll.sides, roll.keep_highest)
     chances = []
     ceiling: int | None = None
@@ -164,7 +184,7 @@ def _threshold_chances(roll: Roll, needs: Sequence[int], odd_fails: bool) -> lis
             )
         chances.append(chance)
         ceiling = need
-    return chances
+    return tuple(chances)
 
 
 def _roll_name(roll: Roll) -> str:
