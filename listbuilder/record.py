@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from fractions import Fraction
 from pathlib import PosixPath, WindowsPath
 from typing import Any, NoReturn, TypeVar, dataclass_transform
 
@@ -57,7 +56,9 @@ class FrozenMap(dict[K, V]):
         return f"{type(self).__name__}({dict.__repr__(self)})"
 
 
-_PLAIN = frozenset({str, int, float, bool, type(None), bytes, complex, Fraction, PosixPath, WindowsPath})
+# Fractions (odds answers) are hashable and immutable, so they pass the hash check below; naming the
+# class here would import fractions (and decimal) on every start, which validate does not need.
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes, complex, PosixPath, WindowsPath})
 _MISSING: Any = dataclasses.MISSING
 
 

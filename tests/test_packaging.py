@@ -22,6 +22,9 @@ NOT_FOR_VALIDATE = {
     "highspy", "numpy", "listbuilder.doctor",
     "listbuilder.share.entryedit", "listbuilder.share.folder", "listbuilder.share.qr",
     "listbuilder.web", "starlette", "uvicorn", "python_multipart", "multipart", "segno", "anyio", "h11",
+    # OpenSSL's hashes cost 2 ms of every start (fractions would too, but pydantic-core, which a
+    # cold catalog load needs, imports it)
+    "_hashlib",
 }  # fmt: skip
 
 

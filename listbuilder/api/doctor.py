@@ -8,7 +8,6 @@ byte of the file. The solver (HiGHS) is imported only when a question is actuall
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,9 @@ if TYPE_CHECKING:
 
 
 def _basis(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    from listbuilder.share.folder import version_of
+
+    return version_of(text)
 
 
 def _read(path: Path | None, text: str | None, source: Path, catalogs: Catalogs) -> tuple[ArmyList, System, str]:

@@ -16,7 +16,6 @@ symbolic link that points out of the folder is refused, so nothing outside it is
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -41,6 +40,8 @@ LOCK = threading.RLock()
 
 def version_of(text: str) -> str:
     """The version of a list's text: the first 16 hex digits of the SHA-256 of its UTF-8 bytes."""
+    import hashlib  # here, not at the top: it loads OpenSSL, which commands that edit nothing never need
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
