@@ -9,6 +9,10 @@ The heavy stacks (Jinja and WeasyPrint for printing, icepool for odds) are impor
 the actions that need them, so ``listbuilder validate`` never pays for them.
 """
 
+from types import FunctionType
+
+from listbuilder.api._arguments import checked
+
 # Each module of this package is one group of actions; a new group is a new module, re-exported here.
 from listbuilder.api.catalogs import CatalogListing, CatalogUnit, catalog_units, get_system, open_catalogs, systems
 from listbuilder.api.doctor import apply_suggestion, apply_to_text, fill_list, fill_text, fix_list, fix_text
@@ -159,3 +163,10 @@ __all__ = [
     "unit_choices",
     "write_file",
 ]
+
+# Every action checks the type of each argument it is given (see _arguments.py): wrapped here,
+# once, so no action can be exported unchecked. Classes (records, Catalogs) are left as they are.
+for _name in __all__:
+    if isinstance(globals()[_name], FunctionType):
+        globals()[_name] = checked(globals()[_name])
+del _name

@@ -143,4 +143,14 @@ def edit_list_file(path: Path, change: Callable[[str], str]) -> FileEdit:
     2). A byte-order mark and the file's permissions are kept, and a symbolic link is followed."""
     from listbuilder.share.locking import locked_edit
 
-    return locked_edit(path, change)
+    def checked_change(text: str) -> str:
+        after = change(text)
+        if not isinstance(after, str):
+            raise InputError(
+                "edit_list_file(): the change must give the list's new text",
+                file=path,
+                details=[ErrorDetail(message=f"it gave {type(after).__name__}, not str; nothing was written")],
+            )
+        return after
+
+    return locked_edit(path, checked_change)

@@ -81,6 +81,7 @@ def render_reports(
     rule (or warns) is refused (``RulesBroken``, exit 1) instead of printed under a banner."""
     from listbuilder.printing.output import render_document_bytes
 
+    _some(reports)
     fmt = choose("document format", format, DOCUMENT_FORMATS)
     return Rendered(
         **render_document_bytes(
@@ -94,6 +95,11 @@ def render_reports(
             qr=qr,
         )
     )
+
+
+def _some(lists: Sequence[object]) -> None:
+    if not lists:
+        raise InputError("nothing to print", details=[ErrorDetail(message="give one list at least")])
 
 
 def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templates: Path | None = None) -> Rendered:
@@ -150,6 +156,7 @@ def render_files(
     ``vs`` names an opponent's list file (see ``render_reports``)."""
     from listbuilder.yamlfile import check_target
 
+    _some(paths)
     paper = choose("paper size", paper, PAPERS, "--paper")
     only = None if only is None else choose("part", only, ONLY, "--only")
     if output is not None:

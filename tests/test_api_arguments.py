@@ -1,0 +1,144 @@
+"""Every API action checks the type of each argument it is given: a front end that passes the
+wrong kind of value (a number for a name, text for a path, one string for a list of them) gets
+a located ``InputError`` naming the argument, never an ``AttributeError`` or ``TypeError`` from
+deep inside the library."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+from listbuilder import api
+from listbuilder.errors import InputError
+
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+MASH = EXAMPLES / "might-skirmish-monster-mash.illegal.yaml"
+
+
+@pytest.fixture(scope="module")
+def books():
+    return api.open_catalogs()
+
+
+@pytest.fixture(scope="module")
+def rules(books):
+    return api.get_system(books, "might-skirmish")
+
+
+@pytest.fixture(scope="module")
+def report(books):
+    return api.check_list(ZOMBIES, books)
+
+
+def _calls(books, rules, report):
+    """(action, call, the argument at fault) for a wrong type of every kind of argument."""
+    text = ZOMBIES.read_text(encoding="utf-8")
+    src = Path("pasted")
+    return [
+        ("open_catalogs", lambda: api.open_catalogs("my-folder"), "dirs"),
+        ("open_catalogs", lambda: api.open_catalogs(Path("my-folder")), "dirs"),
+        ("open_catalogs", lambda: api.open_catalogs(["my-folder"]), "dirs"),
+        ("get_system", lambda: api.get_system(books, None), "system_id"),
+        ("get_system", lambda: api.get_system(books, 3), "system_id"),
+        ("systems", lambda: api.systems(None), "catalogs"),
+        ("catalog_units", lambda: api.catalog_units(books, "might-skirmish", 5), "faction"),
+        ("check_list", lambda: api.check_list(str(ZOMBIES), books), "path"),
+        ("check_list", lambda: api.check_list(None, books), "path"),
+        ("check_text", lambda: api.check_text(text.encode(), books), "text"),
+        ("check_text", lambda: api.check_text(None, books), "text"),
+        ("add_to_text", lambda: api.add_to_text(text, books, None, source=src), "unit"),
+        ("add_to_text", lambda: api.add_to_text(text, books, 3, source=src), "unit"),
+        ("set_in_text", lambda: api.set_in_text(text, books, None, 1, source=src), "key"),
+        ("set_in_text", lambda: api.set_in_text(text, books, "name", None, source=src), "value"),
+        ("export_list", lambda: api.export_list(report, None), "format"),
+        ("export_list", lambda: api.export_list(report, "yaml", embed="yes"), "embed"),
+        ("export_list", lambda: api.export_list(None), "report"),
+        ("render_card", lambda: api.render_card(rules, paper=None), "paper"),
+        ("render_card", lambda: api.render_card(rules, format=3), "format"),
+        ("render_reports", lambda: api.render_reports([report], only=True), "only"),
+        ("render_reports", lambda: api.render_reports([report], strict="no"), "strict"),
+        ("render_reports", lambda: api.render_reports(None), "reports"),
+        ("render_reports", lambda: api.render_reports([3]), "reports"),
+        ("render_reports", lambda: api.render_reports(report), "reports"),
+        ("document_format", lambda: api.document_format("roster.pdf"), "path"),
+        ("render_files", lambda: api.render_files([ZOMBIES], books, output="roster.pdf"), "output"),
+        ("render_files", lambda: api.render_files(str(ZOMBIES), books), "paths"),
+        ("editor_schema", lambda: api.editor_schema(books, 3), "system_id"),
+        ("new_list_text", lambda: api.new_list_text(books, None), "system_id"),
+        ("new_list_text", lambda: api.new_list_text(books, "might-skirmish", name=3), "name"),
+        ("list_file_name", lambda: api.list_file_name(rules, 3), "name"),
+        ("limit_option", lambda: api.limit_option("a", None), "points"),
+        ("git_diff", lambda: api.git_diff(None, books), "args"),
+        ("git_diff", lambda: api.git_diff("abcdefg", books), "args"),
+        ("git_diff", lambda: api.git_diff([1] * 7, books), "args"),
+        ("diff_lists", lambda: api.diff_lists(report, None), "new"),
+        ("import_list", lambda: api.import_list(None, books), "text"),
+        ("import_list", lambda: api.import_list(b"x", books), "text"),
+        ("price", lambda: api.price(rules, "might=5"), "stats"),
+        ("price", lambda: api.price(rules, {}, 3), "unit_name"),
+        ("parse_stat_options", lambda: api.parse_stat_options(rules, None), "args"),
+        ("parse_stat_options", lambda: api.parse_stat_options(rules, [3]), "args"),
+        ("odds", lambda: api.odds(books, "might-skirmish", None, "Hunter"), "attacker"),
+        ("odds", lambda: api.odds(books, None, "Hunter", "Hunter"), "system_id"),
+        ("odds", lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", "cover=none"), "situation"),
+        ("odds", lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", [3]), "situation"),
+        ("odds_lists", lambda: api.odds_lists(report, None), "b"),
+        ("fill_text", lambda: api.fill_text(text, books, None, 3), "faction"),
+        ("fix_text", lambda: api.fix_text(3, books), "text"),
+        ("fix_text", lambda: api.fix_text(text.encode(), books), "text"),
+        ("fill_list", lambda: api.fill_list(str(ZOMBIES), books), "path"),
+        ("apply_to_text", lambda: api.apply_to_text(text, books, None), "suggestion"),
+        ("write_file", lambda: api.write_file(Path("x.txt"), "text, not bytes"), "data"),
+        ("write_file", lambda: api.write_file(None, b"x"), "path"),
+        ("edit_list_file", lambda: api.edit_list_file(ZOMBIES, "not a function"), "change"),
+    ]
+
+
+def test_every_action_is_probed():
+    actions = {name for name in api.__all__ if inspect.isfunction(getattr(api, name))}
+    probed = {name for name, _, _ in _calls(None, None, None)}
+    # Left out: those whose every argument is probed through another action taking the same kinds.
+    same_kinds = {"add_unit", "remove_unit", "set_value", "remove_from_text", "create_list", "render_card_file"}
+    same_kinds |= {"diff_files", "import_file", "import_noted", "fix_list", "apply_suggestion"}
+    assert actions - probed - same_kinds == set()
+
+
+@pytest.mark.parametrize("index", range(len(_calls(None, None, None))))
+def test_a_wrong_type_is_a_located_input_error(index, books, rules, report):
+    action, call, argument = _calls(books, rules, report)[index]
+    with pytest.raises(InputError) as exc:
+        call()
+    message = exc.value.render()
+    assert f"{action}()" in message and f"'{argument}'" in message, message
+
+
+def test_the_message_says_what_was_expected_and_found(books):
+    with pytest.raises(InputError) as exc:
+        api.catalog_units(books, "might-skirmish", 5)
+    assert exc.value.render() == (
+        "catalog_units(): the argument 'faction' must be text (str) or None, not int\n  faction: found 5"
+    )
+
+
+def test_paths_and_sequences_of_the_right_kind_still_pass(books):
+    assert api.check_list(ZOMBIES, books).legal()
+    assert api.open_catalogs([]) is not None and api.open_catalogs(()) is not None
+    assert api.odds(books, "might-skirmish", "Hunter", "Hunter", ("attack=melee",)).system == "might-skirmish"
+
+
+def test_nothing_to_print_is_refused(books, report):
+    with pytest.raises(InputError, match="nothing to print"):
+        api.render_reports([], format="html")
+    with pytest.raises(InputError, match="nothing to print"):
+        api.render_files([], books, output=Path("roster.html"))
+
+
+def test_an_edit_that_does_not_give_text_is_refused_and_writes_nothing(tmp_path):
+    path = tmp_path / "z.yaml"
+    path.write_bytes(ZOMBIES.read_bytes())
+    with pytest.raises(InputError, match="must give the list's new text"):
+        api.edit_list_file(path, lambda text: None)
+    assert path.read_bytes() == ZOMBIES.read_bytes()
