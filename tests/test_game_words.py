@@ -144,12 +144,26 @@ def cuts(source: str) -> list[int]:
             part = node.value.slice
             if isinstance(part, ast.Slice) and ast.unparse(part) == ":-1":
                 found.append(node.lineno)
-    return found
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.slice) == ":-1":
+            named = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", "")
+            if WORDY.search(named):  # 'unit[:-1]', 'self.size_unit[:-1]': a word cut, not a list
+                found.append(node.lineno)
+    return sorted(set(found))
+
+
+WORDY = re.compile(r"unit|word|measure|plural|noun|label", re.IGNORECASE)
 
 
 @pytest.mark.parametrize(
     "source",
-    ['x = w.removesuffix("s")\n', "x = w.removesuffix('s')\n", "x = w.rstrip('s')\n", "x = f'{w[:-1]} left'\n"],
+    [
+        'x = w.removesuffix("s")\n',
+        "x = w.removesuffix('s')\n",
+        "x = w.rstrip('s')\n",
+        "x = f'{w[:-1]} left'\n",
+        "word = unit if left != 1 else unit[:-1]\n",
+        "word = self.size_unit[:-1]\n",
+    ],
 )
 def test_the_cut_check_sees_every_spelling(source):
     assert cuts(source) == [1]
