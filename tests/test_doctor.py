@@ -240,3 +240,46 @@ def test_apply_takes_a_value_out_of_a_block_list(cli, write_list):
     )
     assert cli("fix", path, "--apply").exit_code == 0
     assert path.read_text().endswith("    traits:\n      - attacker\n")
+
+
+def test_fill_with_a_faction_adds_units_of_that_faction_only():
+    # The camel corps list (examples/speed-range-power-camel-corps) is of the WW1 British Camel
+    # Corps; --faction "Worked Examples" must add none of its own Cameleers or Lewis Gunners.
+    books = api.open_catalogs()
+    answer = api.fill_list(EXAMPLES / "speed-range-power-camel-corps.legal.yaml", books, faction="worked examples")
+    assert answer.status == "filled" and answer.suggestions
+    system = api.get_system(books, "speed-range-power")
+    for suggestion in answer.suggestions:
+        for change in suggestion.changes:
+            assert change.delta > 0 and system.units[change.unit.lower()].faction == "Worked Examples", suggestion.text
+
+
+def test_one_point_or_figure_left_is_said_in_the_rule_sets_own_singular(tmp_path):
+    # The singular comes from the rule set's measure (system.yaml), never from cutting an 's'.
+    books = api.open_catalogs()
+    system = api.get_system(books, "might-skirmish")
+    odd = dataclasses.replace(
+        system,
+        definition=dataclasses.replace(
+            system.definition, measure=dataclasses.replace(system.definition.measure, singular="pointlet")
+        ),
+    )
+    army, _ = read_list(EXAMPLES / "might-skirmish-windblade-elves.legal.yaml", SHIPPED)  # 99 of 100 points
+    answer = fill_of(army, odd)
+    assert answer.why.endswith("fits in the 1 pointlet left and keeps the list legal"), answer.why
+    speed = api.get_system(books, "speed-range-power")
+    odd = dataclasses.replace(
+        speed,
+        definition=dataclasses.replace(
+            speed.definition, measure=dataclasses.replace(speed.definition.measure, singular="pointlet")
+        ),
+    )
+    army, _ = read_list(EXAMPLES / "speed-range-power-home-brew.illegal.yaml", SHIPPED)
+    text = fix(army, odd).statlines[0].text()  # Speed 7" -> 6" costs one less
+    assert "(-1 pointlet each)" in str(text), text
+
+
+def fill_of(army, system):
+    from listbuilder.doctor import fill
+
+    return fill(army, system)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from listbuilder.army.report import Report
 from listbuilder.doctor.slots import StatChange
 from listbuilder.record import Record, record
+from listbuilder.rules.formats import Noun
 from listbuilder.views import total_text
 
 
@@ -35,17 +36,20 @@ class Change(Record):
     unit: str
     delta: int  # copies of this profile added (positive) or removed (negative)
     leader: bool
+    measure: Noun  # what a cost is counted in: point/points
     models: int = 0  # the models those copies are (a unit of 12 figures is 12), signed likewise
     stats: tuple[StatChange, ...] = ()
     cost_change: int = 0  # per copy, for a statline change
-    size_unit: str = "points"
     leader_word: str = ""
     model_word: str = ""  # 'figures': named when a copy is more than one model
 
     def statline(self) -> str:
         """``Speed 7" → 6" (-1 point each)``."""
-        word = self.size_unit if abs(self.cost_change) != 1 else self.size_unit[:-1]
-        cost = f"{self.cost_change:+,} {word} each" if self.cost_change else "the same cost"
+        cost = (
+            f"{self.cost_change:+,} {self.measure.of(abs(self.cost_change))} each"
+            if self.cost_change
+            else "the same cost"
+        )
         return f"{', '.join(c.text() for c in self.stats)} ({cost})"
 
     def text(self) -> str:

@@ -79,8 +79,7 @@ def fill(
     found = [s for s in question.best() if s.models_changed]
     if not found:
         left = target - report.total
-        word = unit if left != 1 else unit[:-1]
-        why = f"nothing that can be added fits in the {left:,} {word} left and keeps the list legal"
+        why = f"nothing that can be added fits in the {left:,} {system.measure.of(left)} left and keeps the list legal"
         return question.answer("nothing to add", why=why)
     return question.answer("filled", found)
 
@@ -154,11 +153,9 @@ class _Question:
             low, high = [], []
             for k, option in enumerate(slot.options):
                 if self.mode == "fill":
-                    grows = slot.faction is not None or slot.custom
+                    grows = not slot.fixed and (slot.faction is not None or slot.custom)
                     floor = slot.current if k == 0 else 0
-                    if not grows or (
-                        slot.custom and slot.faction is None and slot.options[0].unit.faction is None and False
-                    ):
+                    if not grows:
                         low.append(floor)
                         high.append(floor)
                         continue
@@ -269,7 +266,7 @@ class _Question:
             leader=slot.leader and self.show_leader,
             stats=option.changes,
             cost_change=option.cost_change,
-            size_unit=self.system.size_unit,
+            measure=self.system.measure,
             leader_word=self.leader_word,
         )
 
