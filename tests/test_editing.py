@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from listbuilder.api import check_list
 from listbuilder.army.listfile import parse_list
 from listbuilder.errors import InputError, OutputError
-from listbuilder.share import editing
+from listbuilder.share import listedit
 from listbuilder.share.editing import ConflictError, add_unit, new_list, remove_unit, set_key
 from listbuilder.yamlfile import load_yaml, parse_yaml
 
@@ -483,13 +483,13 @@ def test_a_missing_file_is_an_input_error(tmp_path, catalogs):
 def test_a_change_by_another_writer_is_not_overwritten(write_bytes, catalogs, monkeypatch):
     path = write_bytes(as_bytes(HAND))
     theirs = as_bytes(changed(HAND, 3, 1, ('name: "Their Corps"',)))
-    real_parse = editing.parse_yaml
+    real_parse = listedit.parse_yaml
 
     def other_writer_then_parse(text, where):  # runs after the read, before the write
         path.write_bytes(theirs)
         return real_parse(text, where)
 
-    monkeypatch.setattr(editing, "parse_yaml", other_writer_then_parse)
+    monkeypatch.setattr(listedit, "parse_yaml", other_writer_then_parse)
     with pytest.raises(ConflictError) as err:
         add_unit(path, catalogs, "Cameleer")
     assert "run the command again" in err.value.render()
@@ -500,13 +500,13 @@ def test_a_change_by_another_writer_is_not_overwritten(write_bytes, catalogs, mo
 
 def test_a_file_removed_during_the_edit_is_not_recreated(write_bytes, catalogs, monkeypatch):
     path = write_bytes(as_bytes(HAND))
-    real_parse = editing.parse_yaml
+    real_parse = listedit.parse_yaml
 
     def remover(text, where):  # runs after the read (twice: the edit, then its check), before the write
         path.unlink(missing_ok=True)
         return real_parse(text, where)
 
-    monkeypatch.setattr(editing, "parse_yaml", remover)
+    monkeypatch.setattr(listedit, "parse_yaml", remover)
     with pytest.raises(ConflictError):
         set_key(path, catalogs, "points", 10)
     assert not path.exists()
@@ -582,7 +582,7 @@ def test_a_process_killed_mid_write_leaves_the_list_intact(tmp_path, catalogs):
     assert add_unit(path, catalogs, "Cameleer").removed_temp_files == ()
     assert leftovers[0].exists()
     assert not (folder / ".list.yaml.lock").exists()  # the next edit took the lock over and removed it
-    old = time.time() - 2 * editing.STALE_TEMP_SECONDS
+    old = time.time() - 2 * listedit.STALE_TEMP_SECONDS
     os.utime(leftovers[0], (old, old))
     result = add_unit(path, catalogs, "Cameleer")
     assert result.removed_temp_files == (leftovers[0],)
@@ -597,7 +597,7 @@ def test_only_our_own_temp_files_are_cleaned_up(tmp_path):
     for name in names:
         (tmp_path / name).write_text("x")
         os.utime(tmp_path / name, (old, old))
-    assert editing.remove_stale_temp_files(path) == (tmp_path / names[0],)
+    assert listedit.remove_stale_temp_files(path) == (tmp_path / names[0],)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[1:])
 
 

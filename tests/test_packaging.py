@@ -17,8 +17,8 @@ from conftest import EXAMPLES, ROOT
 NOT_FOR_VALIDATE = {
     "jinja2", "weasyprint", "pydantic", "icepool", "jsonschema",
     "listbuilder.printing", "listbuilder.odds.api", "listbuilder.odds.dice",
-    "listbuilder.share.editing", "listbuilder.share.yamledit", "listbuilder.share.editorschema",
-    "listbuilder.share.exchange", "listbuilder.share.textformat",
+    "listbuilder.share.editing", "listbuilder.share.listedit", "listbuilder.share.yamledit",
+    "listbuilder.share.editorschema", "listbuilder.share.exchange", "listbuilder.share.textformat",
     "highspy", "numpy", "listbuilder.doctor",
     "listbuilder.share.entryedit", "listbuilder.share.folder", "listbuilder.share.qr",
     "listbuilder.web", "starlette", "uvicorn", "python_multipart", "multipart", "segno", "anyio", "h11",
