@@ -45,6 +45,7 @@ def _calls(books, rules, report):
         ("get_system", lambda: api.get_system(books, 3), "system_id"),
         ("systems", lambda: api.systems(None), "catalogs"),
         ("catalog_units", lambda: api.catalog_units(books, "might-skirmish", 5), "faction"),
+        ("faction_named", lambda: api.faction_named(rules, None), "faction"),
         ("check_list", lambda: api.check_list(str(ZOMBIES), books), "path"),
         ("check_list", lambda: api.check_list(None, books), "path"),
         ("check_text", lambda: api.check_text(text.encode(), books), "text"),
@@ -120,6 +121,11 @@ def test_the_message_says_what_was_expected_and_found(books):
         api.catalog_units(books, "might-skirmish", 5)
     assert exc.value.render() == (
         "catalog_units(): the argument 'faction' must be text (str) or None, not int\n  faction: found 5"
+    )
+    with pytest.raises(InputError) as exc:  # one faction lookup for the catalog and the doctor
+        api.fill_list(ZOMBIES, books, faction="Zombie Famly")
+    assert exc.value.render() == (
+        "no faction 'Zombie Famly' in the might-skirmish catalogs\n  did you mean 'Zombie Family'?"
     )
 
 

@@ -14,7 +14,15 @@ from types import FunctionType
 from listbuilder.api._arguments import checked
 
 # Each module of this package is one group of actions; a new group is a new module, re-exported here.
-from listbuilder.api.catalogs import CatalogListing, CatalogUnit, catalog_units, get_system, open_catalogs, systems
+from listbuilder.api.catalogs import (
+    CatalogListing,
+    CatalogUnit,
+    catalog_units,
+    faction_named,
+    get_system,
+    open_catalogs,
+    systems,
+)
 from listbuilder.api.doctor import apply_suggestion, apply_to_text, fill_list, fill_text, fix_list, fix_text
 from listbuilder.api.editing import (
     add_to_text,
@@ -120,6 +128,7 @@ __all__ = [
     "edit_list_file",
     "editor_schema",
     "export_list",
+    "faction_named",
     "fill_list",
     "fill_text",
     "fix_list",

@@ -63,16 +63,20 @@ class CatalogListing(Record):
         }
 
 
+def faction_named(system: System, faction: str) -> str:
+    """The name of ``system``'s faction ``faction`` (matched in any case); an ``InputError``
+    with a did-you-mean hint when it has none of that name."""
+    chosen = {f.lower(): f for f in system.factions}.get(faction.strip().lower())
+    if chosen is None:
+        hint = did_you_mean(faction, system.factions) or f"its factions: {', '.join(system.factions) or 'none'}"
+        raise InputError(f"no faction '{faction}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
+    return chosen
+
+
 def catalog_units(catalogs: Catalogs, system_id: str, faction: str | None = None) -> CatalogListing:
     """The ready-made units of a rule set, or of one of its factions (matched in any case)."""
     system = catalogs.get(system_id)
-    chosen = None
-    if faction is not None:
-        by_lower = {f.lower(): f for f in system.factions}
-        chosen = by_lower.get(faction.strip().lower())
-        if chosen is None:
-            hint = did_you_mean(faction, system.factions) or f"its factions: {', '.join(system.factions)}"
-            raise InputError(f"no faction '{faction}' in {system.id}", details=[ErrorDetail(message=hint)])
+    chosen = None if faction is None else faction_named(system, faction)
     units = tuple(
         CatalogUnit(unit=u, cost=unit_cost(system, u))
         for u in system.units.values()

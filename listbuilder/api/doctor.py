@@ -12,8 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from listbuilder.api.catalogs import faction_named
 from listbuilder.army.listfile import parse_list
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
 from listbuilder.yamlfile import Document, load_yaml, parse_yaml
@@ -94,13 +95,7 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
             file=where,
             details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
         )
-    chosen = None
-    if faction is not None:
-        names = {f.lower(): f for f in system.factions}
-        chosen = names.get(faction.strip().lower())
-        if chosen is None:
-            hint = did_you_mean(faction, system.factions) or f"the factions: {', '.join(system.factions) or 'none'}"
-            raise InputError(f"no faction '{faction}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
+    chosen = None if faction is None else faction_named(system, faction)
     return fill(army, system, to, chosen, basis)
 
 
