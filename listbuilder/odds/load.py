@@ -46,16 +46,7 @@ def load_odds(system: System) -> OddsFile:
             file=path,
             details=[ErrorDetail(message="odds need the rule set's dice mechanics, declared in that file")],
         )
-    key = cache.key_of(system)
-    found = cache.lookup(key, "odds", OddsFile)
-    if found is not None:
-        return found
-    if key is not None:
-        odds = _load(system, path)
-        cache.remember(key, "odds", odds)
-        return odds
-    memo = (path, path.stat().st_mtime_ns, system.id)
-    return _CACHE.get(memo) or _CACHE.put(memo, _load(system, path))
+    return cache.part(system, "odds", OddsFile, path, lambda: _load(system, path), _CACHE)
 
 
 def _load(system: System, path: Path) -> OddsFile:

@@ -33,7 +33,7 @@ import stat
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path, PurePath
 from types import MappingProxyType
@@ -411,6 +411,22 @@ def remember(key: str | None, name: str, value: Any) -> None:
         found.values[name] = value
     if folder is not None:
         write_entry(folder, found)
+
+
+def part(loaded: Any, name: str, cls: type[T], path: Path, load: Callable[[], T], memory: Bounded[Any, T]) -> T:
+    """Part ``name`` of the rule set ``loaded`` (its reference, its odds): from its cache entry, or
+    loaded by ``load`` and added to it; a rule set with no entry keeps it in ``memory`` while the
+    file at ``path`` is unchanged."""
+    key = key_of(loaded)
+    found = lookup(key, name, cls)
+    if found is not None:
+        return found
+    if key is not None:
+        value = load()
+        remember(key, name, value)
+        return value
+    memo = (path, path.stat().st_mtime_ns, loaded.id)
+    return memory.get(memo) or memory.put(memo, load())
 
 
 def bind(loaded: object, key: str | None) -> None:

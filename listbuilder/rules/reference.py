@@ -155,16 +155,7 @@ def load_reference(system: System) -> ReferenceFile:
     path = system.folder / REFERENCE_FILE
     if not path.is_file():
         return ReferenceFile(turn=Turn(phases=()))
-    key = cache.key_of(system)
-    found = cache.lookup(key, "reference", ReferenceFile)
-    if found is not None:
-        return found
-    if key is not None:
-        ref = _load_reference(system, path)
-        cache.remember(key, "reference", ref)
-        return ref
-    memo = (path, path.stat().st_mtime_ns, system.id)
-    return _MEMORY.get(memo) or _MEMORY.put(memo, _load_reference(system, path))
+    return cache.part(system, "reference", ReferenceFile, path, lambda: _load_reference(system, path), _MEMORY)
 
 
 _MEMORY: cache.Bounded[tuple[Path, int, str], ReferenceFile] = cache.Bounded()
