@@ -148,3 +148,20 @@ def test_an_edit_that_does_not_give_text_is_refused_and_writes_nothing(tmp_path)
     with pytest.raises(InputError, match="must give the list's new text"):
         api.edit_list_file(path, lambda text: None)
     assert path.read_bytes() == ZOMBIES.read_bytes()
+
+
+def test_every_record_an_action_returns_has_its_json(books, rules, report, tmp_path):
+    import json
+
+    mash = api.check_list(MASH, books)
+    edited = api.add_to_text(ZOMBIES.read_text(encoding="utf-8"), books, "Crow Swarm", source=ZOMBIES)
+    data = json.loads(json.dumps(edited.as_json()))
+    assert data["file"] == str(ZOMBIES) and data["changed"] is True
+    assert data["list"] == edited.report.as_json() and data["list"]["total"] == report.total + 3  # Might 3
+    diff = json.loads(json.dumps(api.diff_lists(report, mash).as_json()))
+    assert diff["total_change"] == mash.total - report.total
+    assert {u["name"] for u in diff["units"]} >= {"Hunter"} and diff["verdict"] == {"before": True, "after": False}
+    assert all(p["rule_id"] for p in diff["now_breaks"])
+    listed = [json.loads(json.dumps(s.as_json())) for s in api.systems(books)]
+    ms = next(s for s in listed if s["id"] == "might-skirmish")
+    assert ms["costed_in"] == "points" and ms["standard_game"] == 100 and "Zombie Family" in ms["factions"]

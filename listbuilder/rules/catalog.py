@@ -104,6 +104,18 @@ class System(Record):
         """Whether a force is sized by counting (weighted) figures rather than pricing units."""
         return isinstance(self.definition.cost, FiguresCost)
 
+    def as_json(self) -> dict[str, Any]:
+        """What ``listbuilder systems`` shows of it."""
+        d = self.definition
+        return {
+            "id": d.id,
+            "name": d.name,
+            "costed_in": self.size_unit,
+            "standard_game": d.default_limit,
+            "factions": list(self.factions),
+            "units": len(self.units),
+        }
+
     @cached_property
     def unit_keys(self) -> tuple[str, ...]:
         return (*UNIT_KEYS, *self.definition.stats)

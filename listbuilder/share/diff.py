@@ -8,6 +8,7 @@ the change in points (or figures), and the rules the change made or stopped brea
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.report import Report
@@ -49,6 +50,28 @@ class ListDiff(Record):
     @property
     def unchanged(self) -> bool:
         return not (self.units or self.header or self.now_breaks or self.no_longer_breaks or self.total_change)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "system": self.new.system.id,
+            "unit": self.new.unit,
+            "total": {"before": self.old.total, "after": self.new.total},
+            "total_change": self.total_change,
+            "header": list(self.header),
+            "units": [
+                {
+                    "name": u.name,
+                    "before": u.before,
+                    "after": u.after,
+                    "cost_change": u.cost_change,
+                    "stat_changes": list(u.stat_changes),
+                }
+                for u in self.units
+            ],
+            "now_breaks": [p.as_json() for p in self.now_breaks],
+            "no_longer_breaks": [p.as_json() for p in self.no_longer_breaks],
+            "verdict": {"before": self.old.legal(), "after": self.new.legal()},
+        }
 
 
 def _by_unit(report: Report) -> dict[str, tuple[str, int, int, dict[str, object]]]:

@@ -60,6 +60,14 @@ class EditResult(Record):
     changed: bool  # False when the edit left the text as it was (then nothing is written)
     removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
 
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "file": str(self.path),
+            "changed": self.changed,
+            "removed_temp_files": [str(p) for p in self.removed_temp_files],
+            "list": self.report.as_json(),
+        }
+
 
 def edit_text(text: str, source: Path, catalogs: Catalogs, change: Callable[[_Edit], None]) -> EditResult:
     """Apply ``change`` to a list's text and check the result; nothing is written anywhere."""
