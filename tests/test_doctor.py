@@ -283,3 +283,16 @@ def fill_of(army, system):
     from listbuilder.doctor import fill
 
     return fill(army, system)
+
+
+def test_a_limit_below_the_cheapest_unit_is_said_to_be_why(cli, write_list):
+    # might-skirmish: a fighter costs its Might; the cheapest Zombie Family fighter is the Crow
+    # Swarm, Might 3, so no force with one fighter at least fits in 2 points: the limit is why
+    # (it was "meets the rules at once", naming none, as the limit still bounded every trial).
+    path = write_list("system: might-skirmish\nname: Tiny\npoints: 2\nunits:\n  - unit: Hunter\n")
+    result = cli("fix", path)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines()[1] == (
+        "  no legal list: no list of the units of the list and of its factions, with at least one entry, "
+        "meets 'the points limit'"
+    )

@@ -139,14 +139,16 @@ class _Question:
 
     # --- bounds ----------------------------------------------------------------------------
 
-    def _cap(self) -> int | None:
+    def _cap(self, rules: Sequence[ForceRule] | None = None) -> int | None:
         if self.mode == "fill":
             return self.target
-        return self.army.limit if self.has_limit else None
+        limited = self.has_limit if rules is None else any(isinstance(r, Limit) for r in rules)
+        return self.army.limit if limited and self.army.limit is not None else None
 
-    def _bounds(self) -> tuple[list[list[int]], list[list[int]], bool]:
-        """Per slot and option: the fewest and most copies, and whether ``extra`` bounded any."""
-        cap = self._cap()
+    def _bounds(self, rules: Sequence[ForceRule] | None = None) -> tuple[list[list[int]], list[list[int]], bool]:
+        """Per slot and option: the fewest and most copies, and whether ``extra`` bounded any;
+        the limit bounds them only while it is among ``rules`` (default: all the list's rules)."""
+        cap = self._cap(rules)
         costs_ok = all(o.cost >= 0 for s in self.slots for o in s.options)
         lows, highs, reached = [], [], False
         for slot in self.slots:
@@ -175,7 +177,7 @@ class _Question:
     # --- the program -----------------------------------------------------------------------
 
     def _program(self, rules: Sequence[ForceRule]) -> tuple[Program, Linear, Linear]:
-        lows, highs, _ = self._bounds()
+        lows, highs, _ = self._bounds(rules)
         prog = Program(self.system, self.army.limit, self.slots, highs, lows)
         for rule in rules:
             try:
