@@ -296,3 +296,17 @@ def test_a_limit_below_the_cheapest_unit_is_said_to_be_why(cli, write_list):
         "  no legal list: no list of the units of the list and of its factions, with at least one entry, "
         "meets 'the points limit'"
     )
+
+
+def test_a_third_answer_is_found_where_presolve_says_there_is_none():
+    # Found by test_doctor_optimal's property test: HiGHS's presolve (highspy 1.16) calls the
+    # program for the third answer infeasible, though "+1 Medieval Knight" (or "+1 WW2 Officer")
+    # after dropping the three leaders is legal. Speed-range-power's worked examples (source 003,
+    # lines 47-50): Officer 22, Tank 81, Knight 22 points; four models allow no leader (line 35).
+    text = (
+        "system: speed-range-power\nname: Drawn\npoints: 147\nunits:\n"
+        "  - unit: Medieval Knight\n    leader: true\n  - unit: T34 Tank\n  - unit: WW2 Officer\n    count: 2\n"
+    )
+    answer = api.fix_text(text, api.open_catalogs())
+    got = [(s.models_changed, s.report.total) for s in answer.suggestions]
+    assert got == [(3, 81), (4, 111), (4, 103)]

@@ -118,11 +118,21 @@ class Program:
 
     def solve(self, objective: Linear) -> list[int] | None:
         """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows."""
+        found = self._run(objective, presolve=True)
+        if found is None:
+            # HiGHS's presolve has been seen to call a feasible program of this shape infeasible
+            # (highspy 1.16: a third answer that exists, tests/test_doctor.py); an answer of
+            # "none" is only given once the solver agrees without it.
+            found = self._run(objective, presolve=False)
+        return found
+
+    def _run(self, objective: Linear, presolve: bool) -> list[int] | None:
         import numpy as np
         from highspy import _core as hs
 
         h = hs._Highs()
         for name, value in (
+            ("presolve", "on" if presolve else "off"),
             ("output_flag", False),
             ("mip_rel_gap", 0.0),
             ("mip_abs_gap", 1e-7),
