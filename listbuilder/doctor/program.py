@@ -6,6 +6,11 @@ integer coefficients. The force rules write their own rows (``rules/forcerules/`
 ``highspy``, imported here and nowhere else) is run with no optimality gap at all, so what it
 returns is optimal, not merely good; ``exclude`` adds the rows that forbid an answer already
 given, for the next best one.
+
+The solver computes in floating point, so a question whose numbers it cannot hold exactly (a
+count or a limit in the trillions) is refused with ``TooLarge`` (exit code 2) before it runs,
+rather than answered wrongly: every bound, coefficient and the whole range of the objective
+stay within ``MAX_EXACT``.
 """
 
 from __future__ import annotations
@@ -14,9 +19,18 @@ from collections.abc import Iterable, Sequence
 
 from listbuilder.army.constraints import per_copy
 from listbuilder.doctor.slots import Slot
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import Linear
 from listbuilder.rules.formats import Group, Unit
+
+# The largest number a question may hold: well inside the 2**53 integers a double holds exactly,
+# so that answers one model or one point apart stay apart in the solver's arithmetic.
+MAX_EXACT = 10**15
+
+
+class TooLarge(InputError):
+    """The list's numbers are past what the list doctor answers exactly (exit code 2)."""
 
 
 class Program:
@@ -116,8 +130,29 @@ class Program:
                 flags = flags + down
         self.require(flags, low=1)
 
+    def _check_size(self, objective: Linear) -> None:
+        numbers = [abs(v) for v in (*self.low, *self.high)]
+        for expr, low, high in self.rows:
+            numbers += [abs(a) for a in expr.terms.values()]
+            numbers += [abs(b) for b in (low, high) if b is not None]
+        numbers += [abs(a) for a in objective.terms.values()]
+        numbers.append(self.largest(objective) - self.smallest(objective))
+        biggest = max(numbers, default=0)
+        if biggest > MAX_EXACT:
+            raise TooLarge(
+                f"too large for an exact answer: the question holds numbers up to {biggest:,}, "
+                f"and the list doctor answers exactly up to {MAX_EXACT:,}",
+                details=[
+                    ErrorDetail(
+                        message="the counts or the limit of this list are far past any game's",
+                        hint="fix or fill a list with fewer models or a smaller limit",
+                    )
+                ],
+            )
+
     def solve(self, objective: Linear) -> list[int] | None:
         """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows."""
+        self._check_size(objective)
         import numpy as np
         from highspy import _core as hs
 

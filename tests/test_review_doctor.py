@@ -1,0 +1,53 @@
+"""A hostile review of fix and fill: lists whose numbers are far past any table, as a user types them.
+
+The solver works in floating point; numbers it cannot hold exactly must be refused with exit
+code 2 and the bound, never answered wrongly nor ended in an internal error (exit 4).
+"""
+
+from __future__ import annotations
+
+from conftest import EXAMPLES
+
+ZOMBIES = (EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_text(encoding="utf-8")
+
+
+def _zombies_with_shamblers(write_list, count: int):  # type: ignore[no-untyped-def]
+    old = "  - unit: Shambler\n    count: 4\n"
+    assert old in ZOMBIES
+    return write_list(ZOMBIES.replace(old, f"  - unit: Shambler\n    count: {count}\n"))
+
+
+def test_fix_of_a_million_shamblers_is_exact(cli, write_list):
+    # The Zombie Family (98 points, 14 fighters) with 999,999 more Shamblers (Might 5 each, line
+    # 48: cost = Might): at most 16 fighters (line 48), so at least 1,000,013 - 16 = 999,997 models
+    # go, and the best lists of 16 land on the 100-point limit exactly.
+    path = _zombies_with_shamblers(write_list, 1_000_003)
+    result = cli("fix", "--json", path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    (data,) = result.json_lines()
+    found = data["suggestions"]
+    assert [s["models_changed"] for s in found] == [999_997] * 3
+    assert all(s["legal"] and s["models"] == 16 for s in found)
+    assert found[0]["total"] == 100
+    # best first: fewest models changed, then the total closest to the limit
+    keys = [(s["models_changed"], 100 - s["total"]) for s in found]
+    assert keys == sorted(keys)
+
+
+def test_fix_past_what_the_solver_holds_exactly_is_refused(cli, write_list):
+    for count in (10**14, 10**29):
+        path = _zombies_with_shamblers(write_list, count)
+        before = path.read_bytes()
+        result = cli("fix", path, "--apply")
+        assert result.exit_code == 2, (count, result.stdout + result.stderr)
+        assert "too large for an exact answer" in result.stderr
+        assert "1,000,000,000,000,000" in result.stderr  # the bound, 10**15
+        assert path.read_bytes() == before
+
+
+def test_fill_to_a_huge_limit_is_refused(cli, write_list):
+    path = write_list(ZOMBIES.replace("points: 100", "points: 1000000000000000000000000"))
+    result = cli("fill", path)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "too large for an exact answer" in result.stderr
+    assert str(path) in result.stderr
