@@ -145,7 +145,7 @@ def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, out
 
     result = _checked(edit_file(path, catalogs, _carry_out(suggestion), write=output is None), suggestion)
     if output is not None:
-        write_file(output, result.text.encode("utf-8"), inputs=[path])
+        write_file(output, result.text.encode("utf-8"), inputs=[path], catalogs=catalogs)
     return result
 
 
