@@ -51,3 +51,22 @@ def test_fill_to_a_huge_limit_is_refused(cli, write_list):
     assert result.exit_code == 2, result.stdout + result.stderr
     assert "too large for an exact answer" in result.stderr
     assert str(path) in result.stderr
+
+
+def test_a_limit_below_every_unit_names_the_limit(cli, write_list):
+    # A 2-point game: the cheapest Zombie Family fighter is the Crow Swarm at Might 3 (line 48:
+    # cost = Might), so only the points limit stands between this list and a legal one.
+    path = write_list("system: might-skirmish\nname: Tiny\npoints: 2\nunits:\n  - unit: Hunter\n")
+    result = cli("fix", path)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    why = result.stdout.splitlines()[1]
+    assert why.startswith("  no legal list: ") and why.endswith(" meets 'the points limit'"), why
+
+
+def test_fix_of_a_list_with_no_units_says_what_is_missing(cli, write_list):
+    # No entry and no faction used: no rule is to blame, there is nothing to field.
+    path = write_list("system: might-skirmish\nname: Blank\nunits: []\n")
+    result = cli("fix", path)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "meets the rules" not in result.stdout
+    assert "no units to field" in result.stdout and "listbuilder fill" in result.stdout

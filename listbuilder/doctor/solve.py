@@ -366,6 +366,11 @@ class _Question:
             trial = [r for r in needed if r is not rule]
             if self._solve(trial, []) is None:
                 needed = trial
+        if not needed and not self.slots:
+            return (
+                "there are no units to field: the list has no entries, so no faction to add from "
+                "('listbuilder fill' starts a list from its rule set's factions)"
+            )
         names = " and ".join(f"'{r.title or r.id}'" for r in needed) or "the rules"
         where = "the units of the list and of its factions, with at least one entry,"
         _, _, reached = self._bounds()
