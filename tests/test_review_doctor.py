@@ -70,3 +70,34 @@ def test_fix_of_a_list_with_no_units_says_what_is_missing(cli, write_list):
     assert result.exit_code == 1, result.stdout + result.stderr
     assert "meets the rules" not in result.stdout
     assert "no units to field" in result.stdout and "listbuilder fill" in result.stdout
+
+
+def _many_custom_fighters(n: int) -> str:
+    """A might-skirmish list of ``n`` different custom fighters (classes and Might 1-30, line 48)."""
+    classes = ["Soldier", "Warrior", "Beast", "Drone", "Gunner", "Berserker", "Sniper", "Gunslinger", "Monster"]
+    entries = "".join(
+        f"  - name: Fighter {i}\n    class: {classes[i % 9]}\n    might: {1 + (i * 7) % 30}\n    count: {1 + i % 3}\n"
+        for i in range(n)
+    )
+    return f"system: might-skirmish\nname: Horde\npoints: 100\nunits:\n{entries}"
+
+
+def test_fix_and_fill_past_the_time_bound_are_refused(cli, write_list, monkeypatch):
+    # A 4,000-entry list (240 KB) took 56 s to fix; the solver's work is bounded in time like the
+    # odds' and the templates', and past the bound the answer is refused, not left running.
+    from listbuilder.doctor import program
+
+    monkeypatch.setattr(program, "MAX_SECONDS", 0.05)
+    path = write_list(_many_custom_fighters(500))
+    result = cli("fix", path)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "too much work for an exact answer: more than 0.05 seconds" in result.stderr
+    # 500 different speed-range-power models, each legal (lines 43-45: multiples of 3, Power 1+)
+    entries = "".join(
+        f"  - name: Model {i}\n    speed: {3 * (i % 4)}\n    range: {3 * (i % 5)}\n    power: {1 + i % 5}\n"
+        for i in range(500)
+    )
+    roomy = write_list(f"system: speed-range-power\nname: Host\npoints: 100000\nunits:\n{entries}")
+    result = cli("fill", roomy)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "more than 0.05 seconds" in result.stderr

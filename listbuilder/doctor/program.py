@@ -10,7 +10,9 @@ given, for the next best one.
 The solver computes in floating point, so a question whose numbers it cannot hold exactly (a
 count or a limit in the trillions) is refused with ``TooLarge`` (exit code 2) before it runs,
 rather than answered wrongly: every bound, coefficient and the whole range of the objective
-stay within ``MAX_EXACT``.
+stay within ``MAX_EXACT``. The search is bounded in time too: one question (all the programs
+its answers need) may take ``MAX_SECONDS``; past that it is refused with ``TooLarge`` as well,
+since an answer the solver has not proven best is not given.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from listbuilder.rules.formats import Group, Unit
 # The largest number a question may hold: well inside the 2**53 integers a double holds exactly,
 # so that answers one model or one point apart stay apart in the solver's arithmetic.
 MAX_EXACT = 10**15
+MAX_SECONDS = 20.0  # one fix or fill question in all (the shipped examples take well under a second)
 
 
 class TooLarge(InputError):
@@ -150,8 +153,13 @@ class Program:
                 ],
             )
 
-    def solve(self, objective: Linear) -> list[int] | None:
-        """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows."""
+    def solve(self, objective: Linear, seconds: float | None = None) -> list[int] | None:
+        """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows.
+
+        ``seconds`` is the time left to the question (default ``MAX_SECONDS``); past it, ``TooLarge``."""
+        seconds = MAX_SECONDS if seconds is None else seconds
+        if seconds <= 0:
+            raise too_slow()
         self._check_size(objective)
         import numpy as np
         from highspy import _core as hs
@@ -163,6 +171,7 @@ class Program:
             ("mip_abs_gap", 1e-7),
             ("threads", 1),
             ("random_seed", 0),
+            ("time_limit", float(seconds)),
         ):
             h.setOptionValue(name, value)
         n = len(self.low)
@@ -203,6 +212,8 @@ class Program:
         status = h.getModelStatus()
         if status == hs.HighsModelStatus.kInfeasible:
             return None
+        if status == hs.HighsModelStatus.kTimeLimit:
+            raise too_slow()
         if status != hs.HighsModelStatus.kOptimal:
             raise RuntimeError(f"the solver stopped without an answer: {h.modelStatusToString(status)}")
         found = [round(v) for v in h.getSolution().col_value]
@@ -211,3 +222,16 @@ class Program:
             if (low is not None and got < low) or (high is not None and got > high):
                 raise RuntimeError("the solver's answer breaks a row of its program")
         return found
+
+
+def too_slow() -> TooLarge:
+    """The refusal of a question that takes longer than ``MAX_SECONDS`` to answer exactly."""
+    return TooLarge(
+        f"too much work for an exact answer: more than {MAX_SECONDS:g} seconds",
+        details=[
+            ErrorDetail(
+                message=f"the list doctor gives only answers it has proven best, within {MAX_SECONDS:g} seconds",
+                hint="fix or fill a list with fewer different entries",
+            )
+        ],
+    )
