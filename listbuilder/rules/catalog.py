@@ -206,7 +206,14 @@ class Catalogs:
     """Every rule set available: the shipped ones plus any user roots. Loads lazily, caches."""
 
     def __init__(self, extra_roots: Sequence[Path] = (), shipped: Path | None = None) -> None:
-        self.roots = [shipped or shipped_root(), *extra_roots]
+        # A folder named twice (in LISTBUILDER_CATALOGS and --catalogs, or spelt two ways, or the
+        # shipped one) is read once: read twice, its units would clash with themselves.
+        self.roots: list[Path] = []
+        seen: set[str] = set()
+        for root in (shipped or shipped_root(), *extra_roots):
+            if os.path.realpath(root) not in seen:
+                seen.add(os.path.realpath(root))
+                self.roots.append(root)
         self._loaded: dict[str, System] = {}
 
     @cached_property
@@ -221,6 +228,10 @@ class Catalogs:
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
                 if (folder / SYSTEM_FILE).is_file() or (folder / FACTIONS_DIR).is_dir():
                     found.setdefault(folder.name, []).append(folder)
+        defined = [i for i, folders in found.items() if any((f / SYSTEM_FILE).is_file() for f in folders)]
+        for system_id, folders in found.items():  # factions for no rule set would never be read
+            if system_id not in defined:
+                raise _undefined(system_id, folders[0], defined)
         return found
 
     def ids(self) -> list[str]:
@@ -272,11 +283,7 @@ class Catalogs:
     def _load(self, system_id: str, folders: list[Path]) -> System:
         defining = [f for f in folders if (f / SYSTEM_FILE).is_file()]
         if not defining:
-            raise CatalogError(
-                f"factions for rule set '{system_id}' but no rule set of that id",
-                file=folders[0],
-                details=[ErrorDetail(message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id")],
-            )
+            raise _undefined(system_id, folders[0], self.ids())
         if len(defining) > 1:
             raise CatalogError(
                 f"rule set '{system_id}' is defined twice",
@@ -373,6 +380,20 @@ class Catalogs:
         factions.setdefault(faction.faction, []).extend(units)
         for unit in units:
             known[unit.name.lower()] = unit
+
+
+def _undefined(system_id: str, folder: Path, known: Sequence[str]) -> CatalogError:
+    """The error of a factions folder for a rule set id that no folder defines."""
+    return CatalogError(
+        f"factions for rule set '{system_id}' but no rule set of that id",
+        file=folder,
+        details=[
+            ErrorDetail(
+                message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id",
+                hint=did_you_mean(system_id, known),
+            )
+        ],
+    )
 
 
 def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDetail]:
