@@ -44,3 +44,23 @@ def test_factions_for_a_misspelt_rule_set_are_reported_by_every_command(cli, tmp
     assert result.exit_code == 2, result.stdout + result.stderr
     assert "factions for rule set 'Might-Skirmish' but no rule set of that id" in result.stderr
     assert "did you mean 'might-skirmish'?" in result.stderr
+
+
+def test_a_unit_name_in_another_unicode_form_is_the_same_unit(cli, tmp_path, write_list):
+    # 'Café' typed as C-a-f-e + a combining acute (as macOS writes it) is the catalog's 'Café':
+    # it used to be 'no unit 'Café Golem' (did you mean 'Café Golem'?)'.
+    import unicodedata
+
+    factions = tmp_path / "club" / "might-skirmish" / "factions"
+    factions.mkdir(parents=True)
+    composed = unicodedata.normalize("NFC", "Café Golem")
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert composed != decomposed
+    (factions / "club.yaml").write_text(GOLEM.replace("Tin Golem", composed), encoding="utf-8")
+    path = write_list(f"system: might-skirmish\nname: Cafe\nunits:\n  - unit: {decomposed}\n  - unit: Hunter\n")
+    result = cli("validate", "--catalogs", tmp_path / "club", path)
+    # Café Golem is Might 15, Hunter Might 10 (line 6): 25 points, cost = Might (line 48)
+    assert "25 of 100 points, 2 fighters" in result.stdout, result.stdout + result.stderr
+    added = cli("add", "--catalogs", tmp_path / "club", path, decomposed)
+    assert added.exit_code == 0, added.stderr
+    assert "40 of 100 points, 3 fighters" in added.stdout

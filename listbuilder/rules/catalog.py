@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
@@ -52,6 +53,12 @@ def _part_files(folder: Path) -> tuple[Path, ...]:
     return tuple(folder / name for name in PART_FILES)
 
 
+def unit_key(name: str) -> str:
+    """How a unit's name is matched: in any case, and in any Unicode form of the same letters
+    ('é' as one character or as 'e' and a combining accent, as macOS writes it)."""
+    return unicodedata.normalize("NFC", name).lower()
+
+
 def shipped_root() -> Path:
     """The catalogs that come with listbuilder (inside the package once installed)."""
     package = Path(__file__).resolve().parent.parent
@@ -82,7 +89,7 @@ class System(Record):
 
     definition: SystemFile
     folder: Path
-    units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by lower-case name
+    units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by unit_key(name)
     factions: Mapping[str, tuple[Unit, ...]] = field(default_factory=FrozenMap)
 
     @property
@@ -121,7 +128,7 @@ class System(Record):
         return (*UNIT_KEYS, *self.definition.stats)
 
     def find_unit(self, name: str) -> Unit | None:
-        return self.units.get(name.lower())
+        return self.units.get(unit_key(name))
 
     def read_unit(
         self, data: dict[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
@@ -349,7 +356,7 @@ class Catalogs:
     def _load_faction(
         self, system: System, path: Path, known: dict[str, Unit], factions: dict[str, list[Unit]]
     ) -> None:
-        """Read one unit catalog into ``known`` (by lower-case name) and ``factions``."""
+        """Read one unit catalog into ``known`` (by ``unit_key``) and ``factions``."""
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
         errors: list[ErrorDetail] = []
         units: list[Unit] = []
@@ -361,7 +368,7 @@ class Catalogs:
                 continue
             history, history_errors = self._read_history(system, data, doc, ("units", i))
             errors += history_errors
-            key = unit.name.lower()
+            key = unit_key(unit.name)
             clash = known.get(key)
             if clash is not None or key in in_file:
                 where = f"the faction {clash.faction}" if clash else "this file"
@@ -379,7 +386,7 @@ class Catalogs:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
         factions.setdefault(faction.faction, []).extend(units)
         for unit in units:
-            known[unit.name.lower()] = unit
+            known[unit_key(unit.name)] = unit
 
 
 def _undefined(system_id: str, folder: Path, known: Sequence[str]) -> CatalogError:
