@@ -289,7 +289,7 @@ def test_a_damaged_cache_file_is_ignored_and_rebuilt(shipped_copy, cache_dir, da
         data = magic + b"\n" + json.dumps(header).encode() + b"\n" + body
     elif damage == "one-digit-changed":  # still JSON of the right shape: only its digest tells
         # Hunter is Might 10 (might-skirmish line 6, the text's example stat line)
-        hunter = b'["Hunter",{"class":"Soldier","might":10}'
+        hunter = b'["Hunter",{"\\u0000Z":[["class","Soldier"],["might",10]]}'
         assert hunter in body
         data = magic + b"\n" + header_line + b"\n" + body.replace(hunter, hunter.replace(b"10", b"11"), 1)
     entry.write_bytes(data)
