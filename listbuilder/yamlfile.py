@@ -95,6 +95,11 @@ def _broken_link(path: Path, what: str) -> None:
     )
 
 
+def _a(what: str) -> str:
+    """``what`` with its article: 'a list file', 'an exported list'."""
+    return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+
+
 def read_text(path: Path, what: str = "file") -> str:
     """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
     try:
@@ -103,13 +108,13 @@ def read_text(path: Path, what: str = "file") -> str:
                 _broken_link(path, what)
             raise InputError(f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling")])
         if path.is_dir():
-            raise InputError(f"this is a folder, not a {what}", file=path)
+            raise InputError(f"this is a folder, not {_a(what)}", file=path)
         if not path.is_file():
-            raise InputError(f"this is not a regular file, so it cannot be a {what}", file=path)
+            raise InputError(f"this is not a regular file, so it cannot be {_a(what)}", file=path)
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise InputError(
-                f"the file is {size:,} bytes; a {what} is at most {MAX_FILE_BYTES:,} bytes",
+                f"the file is {size:,} bytes; {_a(what)} is at most {MAX_FILE_BYTES:,} bytes",
                 file=path,
             )
         raw = path.read_bytes()

@@ -9,6 +9,7 @@ ignored and rebuilt, never run and never an error.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -81,7 +82,7 @@ def test_one_entry_holds_the_rule_set_its_reference_and_its_odds(shipped_copy, c
     assert entry.read_bytes().startswith(cache.MAGIC)
     assert oct(entry.stat().st_mode & 0o777) == "0o600"
     header = json.loads(entry.read_bytes().split(b"\n")[1])
-    assert [name for name, _ in header["parts"]] == ["system", "reference", "odds"]
+    assert [name for name, _, _ in header["parts"]] == ["system", "reference", "odds"]
     new_process()
     must_not_build(monkeypatch)
     monkeypatch.setattr("listbuilder.rules.reference._load_reference", lambda *a: pytest.fail("reference re-read"))
@@ -158,6 +159,11 @@ def test_the_loader_code_covers_every_record_class_a_cache_entry_holds(shipped_c
         assert Path(sys.modules[cls.__module__].__file__).resolve() in covered, cls
 
 
+def part(name: str, body: bytes) -> list:
+    """A part's line in a cache file's header, as ``write_entry`` writes it (a well-formed file)."""
+    return [name, len(body), hashlib.blake2b(body).hexdigest()]
+
+
 def swap(cache_dir: Path, data: bytes) -> Path:
     (entry,) = entries(cache_dir)
     entry.write_bytes(data)
@@ -182,7 +188,7 @@ def test_a_cache_file_that_names_other_code_runs_nothing(shipped_copy, cache_dir
     header = json.loads(entry.read_bytes().split(b"\n")[1])
     for name in ("os:system", "subprocess:Popen", "pathlib:Path", "builtins:eval"):
         body = json.dumps({"\0R": [name, [f"touch {marker}"]]}).encode()
-        header["parts"] = [["system", len(body)]]
+        header["parts"] = [part("system", body)]
         entry.write_bytes(cache.MAGIC + json.dumps(header).encode() + b"\n" + body)
         new_process()
         assert load(shipped_copy) == first
@@ -240,6 +246,7 @@ def test_a_cache_file_owned_by_us_but_checked_as_another_user_is_ignored(shipped
         "wrong-field-count",
         "not-a-system",
         "deep",
+        "one-digit-changed",
     ],
 )
 def test_a_damaged_cache_file_is_ignored_and_rebuilt(shipped_copy, cache_dir, damage, monkeypatch):
@@ -270,16 +277,21 @@ def test_a_damaged_cache_file_is_ignored_and_rebuilt(shipped_copy, cache_dir, da
         noun = b'"\\u0000R":["listbuilder.rules.formats:Noun",['
         assert noun in body
         body = body.replace(noun, noun + b"1,", 1)
-        header["parts"] = [["system", len(body)]]
+        header["parts"] = [part("system", body)]
         data = magic + b"\n" + json.dumps(header).encode() + b"\n" + body
     elif damage == "not-a-system":
         body = json.dumps({"\0T": [1, 2, 3]}).encode()
-        header["parts"] = [["system", len(body)]]
+        header["parts"] = [part("system", body)]
         data = magic + b"\n" + json.dumps(header).encode() + b"\n" + body
     elif damage == "deep":
         body = b"[" * 100_000 + b"]" * 100_000
-        header["parts"] = [["system", len(body)]]
+        header["parts"] = [part("system", body)]
         data = magic + b"\n" + json.dumps(header).encode() + b"\n" + body
+    elif damage == "one-digit-changed":  # still JSON of the right shape: only its digest tells
+        # Hunter is Might 10 (might-skirmish line 6, the text's example stat line)
+        hunter = b'["Hunter",{"\\u0000Z":[["class","Soldier"],["might",10]]}'
+        assert hunter in body
+        data = magic + b"\n" + header_line + b"\n" + body.replace(hunter, hunter.replace(b"10", b"11"), 1)
     entry.write_bytes(data)
     entry.chmod(0o600)
     new_process()

@@ -149,7 +149,7 @@ def test_render_over_a_built_in_template_is_refused(cli, tmp_path, a_list):
     assert target.read_bytes() == before
 
 
-@pytest.mark.parametrize("command", ["schema", "card", "export", "render"])
+@pytest.mark.parametrize("command", ["schema", "card", "export", "render", "fix", "fill", "import"])
 def test_no_command_writes_over_a_catalog_file(cli, tmp_path, a_list, command):
     root = tmp_path / "books"
     shutil.copytree(CATALOGS / "might-skirmish", root / "house-rules")
@@ -160,7 +160,16 @@ def test_no_command_writes_over_a_catalog_file(cli, tmp_path, a_list, command):
         "card": root / "house-rules" / "card.pdf",
         "export": root / "house-rules" / "reference.yaml",
         "render": root / "house-rules" / "odds.yaml.html",
+        "fix": root / "house-rules" / "factions" / "zombie-family.yaml",
+        "fill": root / "house-rules" / "factions" / "windblade-elves.yaml",
+        "import": root / "house-rules" / "odds.yaml",
     }[command]
+    illegal = tmp_path / "mash.yaml"  # 114 of 100 points: fix has a suggestion to write
+    shutil.copy(EXAMPLES / "might-skirmish-monster-mash.illegal.yaml", illegal)
+    roomy = tmp_path / "roomy.yaml"  # 98 of 120 points: fill has additions to write
+    roomy.write_text(a_list.read_text().replace("points: 100", "points: 120"))
+    text = tmp_path / "zombies.txt"
+    assert cli("export", a_list, "--format", "text", "-o", text).exit_code == 0
     if not target.exists():
         target.write_text("the user's own notes")
     args = {
@@ -168,6 +177,9 @@ def test_no_command_writes_over_a_catalog_file(cli, tmp_path, a_list, command):
         "card": ["card", "house-rules"],
         "export": ["export", str(a_list)],
         "render": ["render", str(a_list)],
+        "fix": ["fix", str(illegal)],
+        "fill": ["fill", str(roomy)],
+        "import": ["import", str(text)],
     }[command]
     before = snapshot(tmp_path)
     result = cli(*args, "--catalogs", root, "-o", target)

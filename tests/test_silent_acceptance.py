@@ -265,6 +265,7 @@ def test_exit_codes_for_an_illegal_list_are_what_the_readme_says(cli, tmp_path):
         "points": cli("points", draft),
         "cost": cli("cost", "speed-range-power", "--speed", "7", "--range", "24", "--power", "2"),
         "render --strict": cli("render", draft, "--strict", "-o", tmp_path / "s.html"),
+        "fill": cli("fill", draft),  # fill starts from a legal list
     }
     zero = {
         "render": cli("render", draft, "-o", tmp_path / "r.html"),
@@ -274,7 +275,9 @@ def test_exit_codes_for_an_illegal_list_are_what_the_readme_says(cli, tmp_path):
         "export": cli("export", draft),
         "diff": cli("diff", ILLEGAL, draft),
         "odds": cli("odds", draft, draft),
+        "fix": cli("fix", draft),  # it has suggestions
     }
+    assert "`fix`: no change within reach makes a list legal; `fill`: a list is not legal to fill" in readme
     assert {k: r.exit_code for k, r in one.items()} == dict.fromkeys(one, 1)
     assert {k: r.exit_code for k, r in zero.items()} == dict.fromkeys(zero, 0)
     assert not (tmp_path / "s.html").exists() and (tmp_path / "r.html").is_file()

@@ -38,6 +38,18 @@ HOSTILE = {
     "undefined": ("{{ nothing.here }}", 1, "'nothing' is undefined"),
     "unsafe": ("{{ entry.__class__.__mro__ }}", 1, "is unsafe"),
     "lipsum": ("{{ lipsum(10**6) }}", 1, "'lipsum' is undefined"),
+    # widths and repeats in format strings (review: each made a value of 100 million letters or
+    # more; "{:>2000000000}" took 3.9 GB)
+    "format-width": ('{{ "{:>999999999}".format(1) }}', 1, "a field 999,999,999 wide"),
+    "format-nested-width": ('{{ "{:>{}}".format(1, 10**9) }}', 1, "a field 1,000,000,000 wide"),
+    "format-precision": ('{{ "{:.999999999f}".format(1.5) }}', 1, "a field 999,999,999 wide"),
+    "format-map": ('{{ "{x:0999999999d}".format_map({"x": 1}) }}', 1, "a field 999,999,999 wide"),
+    "format-repeat": ('{{ ("{0}" * 999).format("x" * 999999) }}', 1, "'format' would make a value"),
+    "percent-width": ('{{ "%999999999d" % 1 }}', 1, "'%' would make a value"),
+    "percent-star": ('{{ "%*d" % (10**9, 1) }}', 1, "'%' would make a value"),
+    "percent-precision": ('{{ "%.999999999f" % 1.5 }}', 1, "'%' would make a value"),
+    "percent-repeat": ('{{ ("%(a)s" * 999) % {"a": "x" * 999999} }}', 1, "'%' would make a value"),
+    "format-filter": ('{{ "%999999999d"|format(1) }}', 1, "'%' would make a value"),
 }
 
 
@@ -115,3 +127,13 @@ def test_the_watchdog_never_fires_after_a_render(cli, tmp_path, monkeypatch):
         result = cli("render", ZOMBIES, "-o", tmp_path / "r.html")
         assert result.exit_code in (0, 2)
         time.sleep(0.4)  # past the deadline: a stray interruption would land here
+
+
+def test_ordinary_formatting_within_the_bounds_renders(cli, tmp_path):
+    mine = (
+        '<p class="mine">{{ "[{:>8}]".format(entry.name) }} {{ "%05.1f" % 2.5 }} {{ "%s-%s"|format("a", "b") }}'
+        ' {{ 7 % 3 }} {{ "{n:,}".format_map({"n": 1234567}) }} {{ "%(x)s!" % {"x": entry.name} }}</p>'
+    )
+    result, _templates, out = render(cli, tmp_path, {"_unit.html": mine})
+    assert result.exit_code == 0, result.stderr
+    assert '<p class="mine">[  Hunter] 002.5 a-b 1 1,234,567 Hunter!</p>' in out.read_text()

@@ -138,3 +138,17 @@ def test_the_sandbox_holds_for_cached_code(cache_root, tmp_path):
         with pytest.raises(jinja2.exceptions.SecurityError):
             html.environment.__wrapped__(user).get_template(NAME).render(paper="A4")
     assert list(cache_root.glob("*.jinja"))
+
+
+def test_the_budget_s_code_is_part_of_the_key(cache_root, monkeypatch):
+    # The sandbox's budget compiles into the templates (the '*', '**' and '%' it checks are
+    # compiled as calls): cached code from before a change to budget.py must not be run after it.
+    from listbuilder.printing import budget
+
+    env = fresh()
+    key = env.bytecode_cache.configuration
+    real = Path.read_bytes
+    monkeypatch.setattr(
+        Path, "read_bytes", lambda self: real(self) + b"# changed" if self == Path(budget.__file__) else real(self)
+    )
+    assert fresh().bytecode_cache.configuration != key

@@ -8,7 +8,8 @@ byte of the file. The solver (HiGHS) is imported only when a question is actuall
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,8 @@ def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
     from listbuilder.doctor import fix
 
     army, system, basis = _read(path, None, path, catalogs)
-    return fix(army, system, basis)
+    with _located(path):
+        return fix(army, system, basis)
 
 
 def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> DoctorAnswer:
@@ -54,7 +56,8 @@ def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> Do
     from listbuilder.doctor import fix
 
     army, system, basis = _read(None, text, source, catalogs)
-    return fix(army, system, basis)
+    with _located(source):
+        return fix(army, system, basis)
 
 
 def fill_list(path: Path, catalogs: Catalogs, to: int | None = None, faction: str | None = None) -> DoctorAnswer:
@@ -96,7 +99,19 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
             details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
         )
     chosen = None if faction is None else faction_named(system, faction)
-    return fill(army, system, to, chosen, basis)
+    with _located(where):
+        return fill(army, system, to, chosen, basis)
+
+
+@contextlib.contextmanager
+def _located(where: Path) -> Iterator[None]:
+    """A list too large to answer exactly is an error about that list's file."""
+    from listbuilder.doctor.program import TooLarge
+
+    try:
+        yield
+    except TooLarge as exc:
+        raise TooLarge(exc.summary, file=where, details=list(exc.details)) from None
 
 
 def _carry_out(suggestion: Suggestion) -> Callable[[Any], None]:
@@ -130,7 +145,7 @@ def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, out
 
     result = _checked(edit_file(path, catalogs, _carry_out(suggestion), write=output is None), suggestion)
     if output is not None:
-        write_file(output, result.text.encode("utf-8"), inputs=[path])
+        write_file(output, result.text.encode("utf-8"), inputs=[path], catalogs=catalogs)
     return result
 
 

@@ -6,17 +6,35 @@ integer coefficients. The force rules write their own rows (``rules/forcerules/`
 ``highspy``, imported here and nowhere else) is run with no optimality gap at all, so what it
 returns is optimal, not merely good; ``exclude`` adds the rows that forbid an answer already
 given, for the next best one.
+
+The solver computes in floating point, so a question whose numbers it cannot hold exactly (a
+count or a limit in the trillions) is refused with ``TooLarge`` (exit code 2) before it runs,
+rather than answered wrongly: every bound, coefficient and the whole range of the objective
+stay within ``MAX_EXACT``. The search is bounded in time too: one question (all the programs
+its answers need) may take ``MAX_SECONDS``; past that it is refused with ``TooLarge`` as well,
+since an answer the solver has not proven best is not given.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 
 from listbuilder.army.constraints import per_copy
 from listbuilder.doctor.slots import Slot
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import Linear
 from listbuilder.rules.formats import Group, Unit
+
+# The largest number a question may hold: well inside the 2**53 integers a double holds exactly,
+# so that answers one model or one point apart stay apart in the solver's arithmetic.
+MAX_EXACT = 10**15
+MAX_SECONDS = 20.0  # one fix or fill question in all (the shipped examples take well under a second)
+
+
+class TooLarge(InputError):
+    """The list's numbers are past what the list doctor answers exactly (exit code 2)."""
 
 
 class Program:
@@ -116,17 +134,47 @@ class Program:
                 flags = flags + down
         self.require(flags, low=1)
 
-    def solve(self, objective: Linear) -> list[int] | None:
-        """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows."""
-        found = self._run(objective, presolve=True)
+    def _check_size(self, objective: Linear) -> None:
+        numbers = [abs(v) for v in (*self.low, *self.high)]
+        for expr, low, high in self.rows:
+            numbers += [abs(a) for a in expr.terms.values()]
+            numbers += [abs(b) for b in (low, high) if b is not None]
+        numbers += [abs(a) for a in objective.terms.values()]
+        numbers.append(self.largest(objective) - self.smallest(objective))
+        biggest = max(numbers, default=0)
+        if biggest > MAX_EXACT:
+            raise TooLarge(
+                f"too large for an exact answer: the question holds numbers up to {biggest:,}, "
+                f"and the list doctor answers exactly up to {MAX_EXACT:,}",
+                details=[
+                    ErrorDetail(
+                        message="the counts or the limit of this list are far past any game's",
+                        hint="fix or fill a list with fewer models or a smaller limit",
+                    )
+                ],
+            )
+
+    def solve(self, objective: Linear, seconds: float | None = None) -> list[int] | None:
+        """The values of every variable at the smallest ``objective``, or ``None`` if no list obeys the rows.
+
+        ``seconds`` is the time left to the question (default ``MAX_SECONDS``); past it, ``TooLarge``."""
+        seconds = MAX_SECONDS if seconds is None else seconds
+        if seconds <= 0:
+            raise too_slow()
+        self._check_size(objective)
+        started = time.monotonic()
+        found = self._run(objective, presolve=True, seconds=seconds)
         if found is None:
             # HiGHS's presolve has been seen to call a feasible program of this shape infeasible
             # (highspy 1.16: a third answer that exists, tests/test_doctor.py); an answer of
             # "none" is only given once the solver agrees without it.
-            found = self._run(objective, presolve=False)
+            left = seconds - (time.monotonic() - started)
+            if left <= 0:
+                raise too_slow()
+            found = self._run(objective, presolve=False, seconds=left)
         return found
 
-    def _run(self, objective: Linear, presolve: bool) -> list[int] | None:
+    def _run(self, objective: Linear, presolve: bool, seconds: float) -> list[int] | None:
         import numpy as np
         from highspy import _core as hs
 
@@ -138,6 +186,7 @@ class Program:
             ("mip_abs_gap", 1e-7),
             ("threads", 1),
             ("random_seed", 0),
+            ("time_limit", float(seconds)),
         ):
             h.setOptionValue(name, value)
         n = len(self.low)
@@ -178,6 +227,8 @@ class Program:
         status = h.getModelStatus()
         if status == hs.HighsModelStatus.kInfeasible:
             return None
+        if status == hs.HighsModelStatus.kTimeLimit:
+            raise too_slow()
         if status != hs.HighsModelStatus.kOptimal:
             raise RuntimeError(f"the solver stopped without an answer: {h.modelStatusToString(status)}")
         found = [round(v) for v in h.getSolution().col_value]
@@ -186,3 +237,16 @@ class Program:
             if (low is not None and got < low) or (high is not None and got > high):
                 raise RuntimeError("the solver's answer breaks a row of its program")
         return found
+
+
+def too_slow() -> TooLarge:
+    """The refusal of a question that takes longer than ``MAX_SECONDS`` to answer exactly."""
+    return TooLarge(
+        f"too much work for an exact answer: more than {MAX_SECONDS:g} seconds",
+        details=[
+            ErrorDetail(
+                message=f"the list doctor gives only answers it has proven best, within {MAX_SECONDS:g} seconds",
+                hint="fix or fill a list with fewer different entries",
+            )
+        ],
+    )

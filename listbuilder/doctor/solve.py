@@ -18,9 +18,11 @@ copies beyond what the list has, widened until that bound cannot hide a better a
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 
 from listbuilder.army.report import Report, build_report
+from listbuilder.doctor import program
 from listbuilder.doctor.answers import Change, DoctorAnswer, StatlineFix, Step, Suggestion
 from listbuilder.doctor.program import Program
 from listbuilder.doctor.slots import Option, Slot, catalog_slots, leader_matters, list_slots
@@ -134,6 +136,7 @@ class _Question:
         self.target = target
         self.extra = REACH
         self.not_encoded: list[str] = []
+        self.deadline = time.monotonic() + program.MAX_SECONDS  # for all the programs of this question
         self.leader_word = next((g.label for g in system.definition.groups.values() if g.leader), "")
         self.show_leader = leader_matters(system)
 
@@ -232,7 +235,7 @@ class _Question:
         prog, changed, objective = self._program(rules)
         for answer in exclude:
             prog.exclude(answer)
-        found = prog.solve(objective)
+        found = prog.solve(objective, seconds=self.deadline - time.monotonic())
         if found is None:
             return None
         self.last_changed = changed.value(found)
@@ -366,6 +369,11 @@ class _Question:
             trial = [r for r in needed if r is not rule]
             if self._solve(trial, []) is None:
                 needed = trial
+        if not needed and not self.slots:
+            return (
+                "there are no units to field: the list has no entries, so no faction to add from "
+                "('listbuilder fill' starts a list from its rule set's factions)"
+            )
         names = " and ".join(f"'{r.title or r.id}'" for r in needed) or "the rules"
         where = "the units of the list and of its factions, with at least one entry,"
         _, _, reached = self._bounds()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextvars
 import ctypes
 import operator
+import re
 import sys
 import threading
 import time
@@ -33,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
+from markupsafe import Markup
 
 from listbuilder.errors import ErrorDetail, InputError
 
@@ -81,7 +83,7 @@ def _sized(value: Any) -> None:
 class BudgetedEnvironment(ImmutableSandboxedEnvironment):
     """The sandbox, with ``*`` and ``**`` checked for size before they run and a counted ``range``."""
 
-    intercepted_binops = frozenset(["*", "**"])
+    intercepted_binops = frozenset(["*", "**", "%"])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -90,6 +92,25 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
         for name, method in _GROWING.items():
             if name in self.filters:
                 self.filters[name] = _checked(self.filters[name], method)
+        self.filters["format"] = _checked_percent(self.filters["format"])
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """``str.format`` and ``str.format_map`` as the sandbox runs them, each field checked."""
+        if super().wrap_str_format(value) is None:
+            return None
+        text: str = value.__self__
+        formatter: SandboxedFormatter = (
+            _BudgetedEscapeFormatter(self, escape=text.escape) if isinstance(text, Markup) else _BudgetedFormatter(self)
+        )
+
+        def wrapper(*args: Any, **kwargs: Any) -> str:
+            if value.__name__ == "format_map":
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one argument")
+                args, kwargs = (), args[0]
+            return type(text)(formatter.vformat(text, args, kwargs))
+
+        return wrapper
 
     def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         owner = getattr(__obj, "__self__", None)
@@ -105,6 +126,10 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
                 if size > MAX_VALUE_SIZE:
                     raise OverBudget(f"a value of {size:,} letters or items; the bound is {MAX_VALUE_SIZE:,}")
             result = operator.mul(left, right)
+        elif operator_name == "%":
+            if isinstance(left, str):
+                _check_percent(left, right)
+            result = operator.mod(left, right)
         else:
             bits = max(left.bit_length(), 1) * right if isinstance(left, int) and isinstance(right, int) else 0
             if bits > MAX_INT_BITS:
@@ -171,6 +196,65 @@ def _checked(fn: Callable[..., Any], size: Any) -> Callable[..., Any]:
     if passes is not None:
         guarded.jinja_pass_arg = passes  # type: ignore[attr-defined]
     return guarded
+
+
+# A printf-style conversion: its mapping key, width and precision ('*' takes them from the values).
+_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.S)
+_NUMBER_LETTERS = 400  # the most letters a number takes in a conversion, beside its width (a float's %f)
+
+
+def _check_percent(fmt: str, values: Any) -> None:
+    """Refuse ``fmt % values`` when it could make a value past ``MAX_VALUE_SIZE``: each conversion
+    takes at most its width and precision and the longest of the values as text."""
+    items = tuple(values.values()) if isinstance(values, dict) else values if isinstance(values, tuple) else (values,)
+    widest = max((v for v in items if isinstance(v, int) and not isinstance(v, bool)), default=0)
+    longest = max((len(v) for v in items if isinstance(v, str)), default=0) + _NUMBER_LETTERS
+    size = len(fmt)
+    for width, precision, kind in _CONVERSION.findall(fmt):
+        if kind == "%":
+            continue
+        size += sum(widest if n == "*" else int(n or 0) for n in (width, precision)) + longest
+    if size > MAX_VALUE_SIZE:
+        raise OverBudget(f"'%' would make a value of about {size:,} letters; the bound is {MAX_VALUE_SIZE:,}")
+
+
+def _checked_percent(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``format`` filter (``fmt % values``) checked as the ``%`` operator is."""
+
+    def guarded(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            _check_percent(value, kwargs or args)
+        return fn(value, *args, **kwargs)
+
+    return guarded
+
+
+# A format spec's width and precision: [[fill]align][sign][z][#][0][width][grouping][.precision]
+_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?(\d*)[,_]?(?:\.(\d+))?", re.S)
+
+
+class _BudgetedFormatter(SandboxedFormatter):
+    """``str.format`` in the sandbox, refusing a field wider than ``MAX_VALUE_SIZE`` before it is
+    made, and a result longer than that as it grows (a field repeated many times)."""
+
+    def vformat(self, format_string: str, args: Any, kwargs: Any) -> str:
+        self._made = len(format_string)
+        return super().vformat(format_string, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        match = _SPEC.match(format_spec)
+        wide = max((int(n) for n in match.groups() if n), default=0) if match else 0
+        if wide > MAX_VALUE_SIZE:
+            raise OverBudget(f"a field {wide:,} wide; the bound is {MAX_VALUE_SIZE:,}")
+        made = super().format_field(value, format_spec)
+        self._made += len(made)
+        if self._made > MAX_VALUE_SIZE:
+            raise OverBudget(f"'format' would make a value of more than {MAX_VALUE_SIZE:,} letters")
+        return made
+
+
+class _BudgetedEscapeFormatter(_BudgetedFormatter, SandboxedEscapeFormatter):
+    """The same, for a ``Markup`` format string (its values escaped)."""
 
 
 class TextLoader(jinja2.FileSystemLoader):

@@ -89,7 +89,8 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         # compiled templates kept between runs, in a folder private to the user (templatecache.py)
-        bytecode_cache=template_cache(Path(__file__)),
+        # budget.py too: the operators its sandbox checks are compiled into the templates as calls
+        bytecode_cache=template_cache(Path(__file__), Path(budget.__file__)),
     )
     env.filters["number"] = lambda n: f"{n:,}"
     env.filters["amount_unit"] = lambda n, measure: measure.of(n)

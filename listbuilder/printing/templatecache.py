@@ -105,14 +105,15 @@ class PrivateBytecodeCache(BytecodeCache):
             os.close(fd)
 
 
-def template_cache(environment_code: Path) -> PrivateBytecodeCache | None:
-    """The bytecode cache for environments configured by ``environment_code`` (None when off)."""
+def template_cache(*environment_code: Path) -> PrivateBytecodeCache | None:
+    """The bytecode cache for environments configured by the modules ``environment_code`` (None
+    when off): every module whose code shapes what a template compiles to belongs there."""
     folder = cache_dir()
     if folder is None or not _SUPPORTED:
         return None
     own = Path(__file__)
     h = hashlib.sha256(f"{__version__}\0{jinja2.__version__}\0{sys.version_info[:2]}".encode())
-    for code in (own, environment_code):
+    for code in (own, *environment_code):
         with contextlib.suppress(OSError):
             h.update(code.read_bytes())
     return PrivateBytecodeCache(folder / FOLDER, h.hexdigest())

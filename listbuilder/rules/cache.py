@@ -14,7 +14,8 @@ together once and kept in one file in the user's cache folder, keyed by a hash o
 back from it by name, from the record classes of listbuilder that are already imported: nothing
 is imported, called or evaluated because a cache file says so. A file that is not owned by the
 current user, is writable by group or others, is not a regular file, is too large, truncated,
-corrupt, of another format or for another key is ignored and rebuilt; the cache is only ever an
+corrupt (each part carries its BLAKE2 digest, so even one changed digit is seen), of another format or
+for another key is ignored and rebuilt; the cache is only ever an
 optimisation, and no state of it is an error.
 
 Each part is stored when it is first built and decoded only when asked for (``validate`` needs
@@ -49,7 +50,7 @@ from listbuilder.record import FrozenMap, Record
 
 T = TypeVar("T")
 K = TypeVar("K")
-FORMAT = 2  # bump when the layout of a cache file changes
+FORMAT = 3  # bump when the layout of a cache file changes
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
 MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
@@ -302,10 +303,12 @@ def parse_entry(data: bytes, key: str) -> Entry | None:
             return None
         raw: dict[str, bytes] = {}
         offset = end + 1
-        for name, size in header["parts"]:
+        for name, size, digest in header["parts"]:
             if name not in PARTS or not isinstance(size, int) or size < 0 or offset + size > len(data):
                 return None  # another layout, or truncated
             raw[name] = data[offset : offset + size]
+            if blake2b(raw[name]).hexdigest() != digest:
+                return None  # damaged, if only by one byte
             offset += size
         if offset != len(data):
             return None
@@ -317,7 +320,9 @@ def parse_entry(data: bytes, key: str) -> Entry | None:
 def write_entry(folder: Path, entry: Entry) -> None:
     """Store ``entry``'s parts in its file, replacing it whole; any failure leaves no file behind."""
     parts = [(name, entry.raw[name]) for name in PARTS if name in entry.raw]
-    header = json.dumps({"format": FORMAT, "key": entry.key, "parts": [[n, len(b)] for n, b in parts]}).encode()
+    header = json.dumps(
+        {"format": FORMAT, "key": entry.key, "parts": [[n, len(b), blake2b(b).hexdigest()] for n, b in parts]}
+    ).encode()
     data = MAGIC + header + b"\n" + b"".join(b for _, b in parts)
     tmp = None
     try:

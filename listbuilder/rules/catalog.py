@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
@@ -52,6 +53,12 @@ def _part_files(folder: Path) -> tuple[Path, ...]:
     return tuple(folder / name for name in PART_FILES)
 
 
+def unit_key(name: str) -> str:
+    """How a unit's name is matched: in any case, and in any Unicode form of the same letters
+    ('é' as one character or as 'e' and a combining accent, as macOS writes it)."""
+    return unicodedata.normalize("NFC", name).lower()
+
+
 def shipped_root() -> Path:
     """The catalogs that come with listbuilder (inside the package once installed)."""
     package = Path(__file__).resolve().parent.parent
@@ -82,7 +89,7 @@ class System(Record):
 
     definition: SystemFile
     folder: Path
-    units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by lower-case name
+    units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by unit_key(name)
     factions: Mapping[str, tuple[Unit, ...]] = field(default_factory=FrozenMap)
 
     @property
@@ -121,7 +128,7 @@ class System(Record):
         return (*UNIT_KEYS, *self.definition.stats)
 
     def find_unit(self, name: str) -> Unit | None:
-        return self.units.get(name.lower())
+        return self.units.get(unit_key(name))
 
     def read_unit(
         self, data: dict[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
@@ -206,7 +213,14 @@ class Catalogs:
     """Every rule set available: the shipped ones plus any user roots. Loads lazily, caches."""
 
     def __init__(self, extra_roots: Sequence[Path] = (), shipped: Path | None = None) -> None:
-        self.roots = [shipped or shipped_root(), *extra_roots]
+        # A folder named twice (in LISTBUILDER_CATALOGS and --catalogs, or spelt two ways, or the
+        # shipped one) is read once: read twice, its units would clash with themselves.
+        self.roots: list[Path] = []
+        seen: set[str] = set()
+        for root in (shipped or shipped_root(), *extra_roots):
+            if os.path.realpath(root) not in seen:
+                seen.add(os.path.realpath(root))
+                self.roots.append(root)
         self._loaded: dict[str, System] = {}
 
     @cached_property
@@ -221,6 +235,10 @@ class Catalogs:
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
                 if (folder / SYSTEM_FILE).is_file() or (folder / FACTIONS_DIR).is_dir():
                     found.setdefault(folder.name, []).append(folder)
+        defined = [i for i, folders in found.items() if any((f / SYSTEM_FILE).is_file() for f in folders)]
+        for system_id, folders in found.items():  # factions for no rule set would never be read
+            if system_id not in defined:
+                raise _undefined(system_id, folders[0], defined)
         return found
 
     def ids(self) -> list[str]:
@@ -272,11 +290,7 @@ class Catalogs:
     def _load(self, system_id: str, folders: list[Path]) -> System:
         defining = [f for f in folders if (f / SYSTEM_FILE).is_file()]
         if not defining:
-            raise CatalogError(
-                f"factions for rule set '{system_id}' but no rule set of that id",
-                file=folders[0],
-                details=[ErrorDetail(message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id")],
-            )
+            raise _undefined(system_id, folders[0], self.ids())
         if len(defining) > 1:
             raise CatalogError(
                 f"rule set '{system_id}' is defined twice",
@@ -342,7 +356,7 @@ class Catalogs:
     def _load_faction(
         self, system: System, path: Path, known: dict[str, Unit], factions: dict[str, list[Unit]]
     ) -> None:
-        """Read one unit catalog into ``known`` (by lower-case name) and ``factions``."""
+        """Read one unit catalog into ``known`` (by ``unit_key``) and ``factions``."""
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
         errors: list[ErrorDetail] = []
         units: list[Unit] = []
@@ -354,7 +368,7 @@ class Catalogs:
                 continue
             history, history_errors = self._read_history(system, data, doc, ("units", i))
             errors += history_errors
-            key = unit.name.lower()
+            key = unit_key(unit.name)
             clash = known.get(key)
             if clash is not None or key in in_file:
                 where = f"the faction {clash.faction}" if clash else "this file"
@@ -372,7 +386,21 @@ class Catalogs:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
         factions.setdefault(faction.faction, []).extend(units)
         for unit in units:
-            known[unit.name.lower()] = unit
+            known[unit_key(unit.name)] = unit
+
+
+def _undefined(system_id: str, folder: Path, known: Sequence[str]) -> CatalogError:
+    """The error of a factions folder for a rule set id that no folder defines."""
+    return CatalogError(
+        f"factions for rule set '{system_id}' but no rule set of that id",
+        file=folder,
+        details=[
+            ErrorDetail(
+                message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id",
+                hint=did_you_mean(system_id, known),
+            )
+        ],
+    )
 
 
 def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDetail]:
