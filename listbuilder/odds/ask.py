@@ -202,12 +202,21 @@ def heat(kills: Fraction | None) -> int:
     return sum(1 for step in HEAT_STEPS if kills >= step)
 
 
+# A printed grid past this is unreadable on a page and slow to lay out (200 x 200 cells took
+# 39 s and 1 GB in WeasyPrint); the rest is one command away, and the sheet says so.
+PRINTED_ROWS = 40
+PRINTED_COLUMNS = 12
+
+
 def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
-    """The matrix of A against B as plain data for the printed reference sheet."""
+    """The matrix of A against B as plain data for the printed reference sheet: the first
+    ``PRINTED_ROWS`` entries of A against the first ``PRINTED_COLUMNS`` of B, and a note of the
+    rest when there are more (kills per 100 points still count every one of B's models)."""
     grid, _, columns = list_matrix(system, a, b)
     cells = matrix_cells(grid, columns)
+    shown_rows, shown_columns = a.lines[:PRINTED_ROWS], columns[:PRINTED_COLUMNS]
     rows = []
-    for i, line in enumerate(a.lines):
+    for i, line in enumerate(shown_rows):
         eff = None if grid.efficiency is None else grid.efficiency[i]
         rows.append(
             {
@@ -218,17 +227,31 @@ def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
                         "text": "–" if c is None else figure(c.expected_kills),
                         "heat": heat(None if c is None else c.expected_kills),
                     }
-                    for c in cells[i]
+                    for c in cells[i][:PRINTED_COLUMNS]
                 ],
                 "efficiency": None if eff is None else figure(eff),
             }
         )
+    left_out = []
+    if len(a.lines) > PRINTED_ROWS:
+        left_out.append(f"the first {PRINTED_ROWS} of the {len(a.lines)} entries of {a.army.name}")
+    if len(columns) > PRINTED_COLUMNS:
+        left_out.append(f"the first {PRINTED_COLUMNS} of the {len(columns)} entries of {b.army.name}")
+    note = (
+        f"Shown: {' and '.join(left_out)}. 'listbuilder odds' with the two list files gives every matchup."
+        if left_out
+        else ""
+    )
     mechanic = mechanic_of(system, None)
     return {
         "title": f"{a.army.name} against {b.army.name}",
         "mechanic": mechanic.title,
-        "columns": [{"name": u.name, "count": line.entry.count} for u, line in zip(columns, b.lines, strict=True)],
+        "columns": [
+            {"name": u.name, "count": line.entry.count}
+            for u, line in zip(shown_columns, b.lines[:PRINTED_COLUMNS], strict=True)
+        ],
         "rows": rows,
         "efficiency": grid.efficiency is not None,
         "measure": system.size_unit,
+        "note": note,
     }
