@@ -141,7 +141,16 @@ def load_yaml(path: Path, what: str = "file") -> Document:
 
 
 def parse_yaml(text: str, path: Path) -> Document:
-    """Parse YAML text (already read from ``path``) into a ``Document``."""
+    """Parse YAML text (already read from ``path``) into a ``Document``.
+
+    Text handed over directly (pasted into the web builder, given to the API) is held to the
+    same size as a file, so no caller can make the parser do unbounded work."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(
+            f"the text is {len(text):,} characters; a YAML text is at most {MAX_FILE_BYTES:,}",
+            file=path,
+            details=[ErrorDetail(message="no list or catalog is anywhere near this long")],
+        )
     with few_collections():
         return _parse_yaml(text, path)
 

@@ -212,3 +212,12 @@ def test_records_are_immutable(books):
         report.total = 0  # type: ignore[misc]
     pricing = api.price(api.get_system(books, "might-skirmish"), {}, "Hunter")
     assert isinstance(pricing.parts, tuple) and isinstance(pricing.problems, tuple)
+
+
+def test_text_is_held_to_the_size_of_a_file(books):
+    from listbuilder.yamlfile import MAX_FILE_BYTES
+
+    huge = "system: might-skirmish\nname: X\nunits: []\n" + "#" * MAX_FILE_BYTES
+    for action in (api.check_text, api.fix_text):
+        with pytest.raises(InputError, match="a YAML text is at most"):
+            action(huge, books)
