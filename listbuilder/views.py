@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Noun, Unit
 from listbuilder.rules.statline import stats_text
+from listbuilder.yamlfile import few_collections
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
 # controls (ESC sequences set the window title or clear the screen), and the bidi overrides
@@ -106,12 +107,14 @@ def problem_lines(problems: Sequence[Problem]) -> list[str]:
     return out
 
 
+@few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
     lines = [f"{report.army.file}: {headline(report, strict)}"]
     lines += problem_lines(report.problems)
     return "\n".join(lines)
 
 
+@few_collections()
 def points(report: Report, strict: bool = False) -> str:
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
