@@ -143,7 +143,7 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
 
 
 def systems(all_systems: Sequence[System]) -> str:
-    rows = [["id", "name", "costed in", "standard game", "units"]]
+    rows = [["id", "name", "costed in", "standard game", "units", "extends"]]
     for s in all_systems:
         d = s.definition
         rows.append(
@@ -153,6 +153,7 @@ def systems(all_systems: Sequence[System]) -> str:
                 s.size_unit,
                 amount(d.default_limit, s.measure) if d.default_limit else "agreed",
                 str(len(s.units)),
+                s.base or "–",
             ]
         )
     return "\n".join(table(rows, indent=""))
