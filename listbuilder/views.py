@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.costing import CostPart
 from listbuilder.army.report import Report
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Noun, Unit
 
 if TYPE_CHECKING:
     from listbuilder.api import CatalogListing, CatalogUnit, Matchups, Pricing
+    from listbuilder.authoring.catalogtests import CatalogCheck
     from listbuilder.doctor import DoctorAnswer
     from listbuilder.odds.api import Outcome
     from listbuilder.share.diff import ListDiff
     from listbuilder.share.editing import EditResult
-from listbuilder.rules.catalog import System
-from listbuilder.rules.formats import Noun, Unit
 from listbuilder.rules.statline import stats_text
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
@@ -225,3 +227,24 @@ def doctor(answer: DoctorAnswer) -> str:
         out += [f"    {f.text()}" for f in answer.statlines]
     out += [f"  note: {note}" for note in answer.not_encoded]
     return "\n".join(out)
+
+
+def catalog_check(check: CatalogCheck) -> str:
+    """A catalog's test run, read like one: a line per test, each failure's details, the tally."""
+    lines = [f"{check.folder}: {check.system_name} ({check.system}), catalog files load"]
+    for r in check.results:
+        what = f"{r.file}: {r.name}" if r.kind == "cost" or r.name != Path(r.file).stem else r.file
+        if r.passed:
+            lines.append(f"  ok    {what}" + (f" = {r.got}" if r.kind == "cost" else ""))
+            continue
+        lines.append(f"  FAIL  {what}")
+        if r.expected:
+            lines.append(f"          expected: {r.expected}")
+        got, *more = r.got.splitlines()
+        lines.append(f"          got:      {got}")
+        lines += [f"                    {m.strip()}" for m in more]
+    if not check.results:
+        lines.append(f"  no tests: add {check.folder}/tests/legal, tests/illegal or tests/costs.yaml")
+    tally = f"{check.passed} passed" + (f", {check.failed} failed" if check.failed else "")
+    lines.append(tally)
+    return "\n".join(lines)

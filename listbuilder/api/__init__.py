@@ -12,6 +12,7 @@ the actions that need them, so ``listbuilder validate`` never pays for them.
 from types import FunctionType
 
 from listbuilder.api._arguments import checked
+from listbuilder.api.authoring import CaseResult, CatalogCheck, check_catalog
 
 # Each module of this package is one group of actions; a new group is a new module, re-exported here.
 from listbuilder.api.catalogs import (
@@ -96,6 +97,8 @@ from listbuilder.rules.catalog import Catalogs
 __all__ = [
     "ASKS",
     "CHANGES",
+    "CaseResult",
+    "CatalogCheck",
     "CatalogListing",
     "CatalogUnit",
     "Catalogs",
@@ -116,6 +119,7 @@ __all__ = [
     "card_page",
     "catalog_units",
     "change_list",
+    "check_catalog",
     "check_list",
     "check_text",
     "create_list",

@@ -119,6 +119,7 @@ COMMANDS: dict[str, tuple[str, str, dict[str, bool]]] = {
     "export": ("edits", "export", {}),
     "import": ("edits", "import_", {}),
     "serve": ("serve", "serve", {}),
+    "check-catalog": ("authors", "check_catalog", {}),
 }
 
 

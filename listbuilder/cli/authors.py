@@ -1,0 +1,32 @@
+"""Commands for rule-set authors: check-catalog, reprice and book."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from listbuilder.cli.options import CatalogsOption, JsonOption, fail, say, to_json
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ListbuilderError
+
+
+def check_catalog(
+    folder: Annotated[Path, typer.Argument(help="A rule set or faction folder, e.g. catalogs/might-skirmish.")],
+    as_json: JsonOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Check a rule set or faction folder as strictly as the loader does, then run its tests.
+
+    Every FOLDER/tests/legal/*.yaml must be legal, every FOLDER/tests/illegal/*.yaml must break
+    exactly the rules (by id) its 'expect:' key names, and every FOLDER/tests/costs.yaml entry
+    must price as written. Exit 0 when all pass, 1 when one fails, 2 when the folder is broken.
+
+    Example: listbuilder check-catalog catalogs/speed-range-power
+    """
+    from listbuilder import api, views
+
+    try:
+        check = api.check_catalog(folder, catalogs)
+    except ListbuilderError as exc:
+        fail(exc)
+    say(to_json(check.as_json()) if as_json else views.catalog_check(check))
+    raise typer.Exit(EXIT_OK if check.ok else EXIT_RULES_BROKEN)
