@@ -21,6 +21,7 @@ from listbuilder.rules.formats import Noun, Unit
 if TYPE_CHECKING:
     from listbuilder.api import CatalogListing, CatalogUnit, Matchups, Pricing
     from listbuilder.authoring.catalogtests import CatalogCheck
+    from listbuilder.authoring.reprice import Repricing, Verdict
     from listbuilder.doctor import DoctorAnswer
     from listbuilder.odds.api import Outcome
     from listbuilder.share.diff import ListDiff
@@ -247,4 +248,53 @@ def catalog_check(check: CatalogCheck) -> str:
         lines.append(f"  no tests: add {check.folder}/tests/legal, tests/illegal or tests/costs.yaml")
     tally = f"{check.passed} passed" + (f", {check.failed} failed" if check.failed else "")
     lines.append(tally)
+    return "\n".join(lines)
+
+
+def _verdict_change(old: Verdict, new: Verdict) -> str:
+    if new.unreadable or old.unreadable:
+        side, v = ("now", new) if new.unreadable else ("before", old)
+        first = v.unreadable.splitlines()
+        return f"cannot be read {side}: " + "; ".join(line.strip() for line in first[1:3] or first)
+    if old.legal and new.legal:
+        return "still legal"
+    if not new.legal and old.legal:
+        return "now NOT LEGAL: " + "; ".join(new.errors)
+    if new.legal:
+        return "now legal"
+    gone = [e for e in old.errors if e not in new.errors]
+    added = [e for e in new.errors if e not in old.errors]
+    if not gone and not added:
+        return "still NOT LEGAL: " + "; ".join(new.errors)
+    return "still NOT LEGAL: " + "; ".join(new.errors) + (f" (was: {'; '.join(old.errors)})" if old.errors else "")
+
+
+def repricing(result: Repricing) -> str:
+    """Every unit's cost before and after, sorted by change, then each list's total and verdict."""
+    unit = result.unit
+    lines = [f"{result.old_system}: {result.old_label} -> {result.new_system}: {result.new_label}"]
+    rows = []
+    unchanged = 0
+    for u in result.units:
+        if u.change == 0:
+            unchanged += 1
+            continue
+        old = "–" if u.old is None else f"{u.old:,}"
+        new = "–" if u.new is None else f"{u.new:,}"
+        change = "added" if u.old is None else "removed" if u.new is None else f"{u.change:+,}"
+        rows.append([u.name, u.faction or "", old, "->", new, change])
+    lines += table(rows, right=(2, 4, 5))
+    if unchanged:
+        lines.append(f"  {unchanged} unit{'s' if unchanged != 1 else ''} unchanged")
+    if not rows and not unchanged:
+        lines.append("  no catalog units")
+    if result.lists:
+        lines.append("Lists:")
+    for c in result.lists:
+        old = "?" if c.old.total is None else f"{c.old.total:,}"
+        new = "?" if c.new.total is None else f"{c.new.total:,}"
+        if c.old.limit != c.new.limit and c.old.total is not None and c.new.total is not None:
+            old += f" of {c.old.limit:,}" if c.old.limit else ", no limit"
+        new += f" of {c.new.limit:,}" if c.new.limit else ""
+        lines.append(f"  {c.name}: {old} -> {new} {unit}, {_verdict_change(c.old, c.new)}")
     return "\n".join(lines)

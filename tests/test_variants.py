@@ -216,3 +216,25 @@ def test_a_variant_validates_and_renders_from_the_command_line(tmp_path, cli, wr
     out = tmp_path / "house.html"
     assert cli("render", "--catalogs", root, path, "-o", out).exit_code == 0
     assert "House Skirmish (a variant of Might Skirmish)" in out.read_text()
+
+
+def test_a_variant_changes_one_cost_term_and_a_stat(tmp_path):
+    text = """\
+        extends: speed-range-power
+        id: pricey-range
+        name: Pricey Range
+        cost:
+          terms:
+            - {stat: range, points: 3}
+        stats:
+          power: {summary: "Attack and defence, in one number."}
+    """
+    system = Catalogs([write_variant(tmp_path / "club", text, folder="pricey-range")]).get("pricey-range")
+    terms = {t.stat: (t.points, t.per) for t in system.definition.cost.terms}
+    assert terms == {"speed": (1, 1), "range": (3, 3), "power": (4, 1)}  # only Range's points changed
+    assert system.definition.stats["power"].summary == "Attack and defence, in one number."
+    assert system.definition.stats["power"].label == "Power"
+    from listbuilder.army.costing import unit_cost
+
+    # The T34 of line 49 at 3 points per 3" of Range: 9 + 48 + 40.
+    assert unit_cost(system, system.find_unit("T34 Tank")) == 97

@@ -24,6 +24,17 @@ from listbuilder.api.catalogs import (
     open_catalogs,
     systems,
 )
+from listbuilder.api.authoring import (
+    CaseResult,
+    CatalogCheck,
+    ListChange,
+    Repricing,
+    UnitPrice,
+    Verdict,
+    check_catalog,
+    reprice,
+    reprice_usage,
+from listbuilder.api.catalogs import CatalogListing, CatalogUnit, catalog_units, get_system, open_catalogs, systems
 from listbuilder.api.doctor import apply_suggestion, apply_to_text, fill_list, fill_text, fix_list, fix_text
 from listbuilder.api.editing import (
     add_to_text,
@@ -104,12 +115,16 @@ __all__ = [
     "Catalogs",
     "Changed",
     "EntryRow",
+    "ListChange",
     "ListState",
     "ListSummary",
     "Matchups",
     "Pricing",
     "Rendered",
+    "Repricing",
     "UnitChoice",
+    "UnitPrice",
+    "Verdict",
     "Written",
     "add_to_text",
     "add_unit",
@@ -168,6 +183,8 @@ __all__ = [
     "render_files",
     "render_page",
     "render_reports",
+    "reprice",
+    "reprice_usage",
     "restore_list",
     "set_in_text",
     "set_value",

@@ -120,6 +120,7 @@ COMMANDS: dict[str, tuple[str, str, dict[str, bool]]] = {
     "import": ("edits", "import_", {}),
     "serve": ("serve", "serve", {}),
     "check-catalog": ("authors", "check_catalog", {}),
+    "reprice": ("authors", "reprice", {}),
 }
 
 

@@ -30,3 +30,39 @@ def check_catalog(
         fail(exc)
     say(to_json(check.as_json()) if as_json else views.catalog_check(check))
     raise typer.Exit(EXIT_OK if check.ok else EXIT_RULES_BROKEN)
+
+
+def reprice(
+    folders: Annotated[
+        list[Path],
+        typer.Argument(help="OLD NEW (two rule set folders), or FOLDER with --rev; then lists or folders of lists."),
+    ],
+    rev: Annotated[
+        str | None, typer.Option("--rev", help="Compare FOLDER with itself at this git revision, e.g. HEAD~1.")
+    ] = None,
+    as_json: JsonOption = False,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Show what a points change does: each unit's cost before and after, and each list's verdict.
+
+    Give two versions of a rule set, as two folders (OLD NEW) or as one folder and a git
+    revision of it (FOLDER --rev REV), then any list files or folders of lists to judge.
+
+    Example: listbuilder reprice catalogs/speed-range-power --rev HEAD~1 examples/
+    """
+    from listbuilder import api, views
+
+    count = 1 if rev is not None else 2
+    if len(folders) < count:
+        fail(api.reprice_usage())
+    try:
+        result = api.reprice(
+            folders[0],
+            None if rev is not None else folders[1],
+            rev=rev,
+            lists=folders[count:],
+            dirs=catalogs,
+        )
+    except ListbuilderError as exc:
+        fail(exc)
+    say(to_json(result.as_json()) if as_json else views.repricing(result))

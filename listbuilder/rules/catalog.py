@@ -249,6 +249,14 @@ class Catalogs:
                 self.roots.append(root)
         self._loaded: dict[str, System] = {}
 
+    @classmethod
+    def holding(cls, *systems: System) -> Catalogs:
+        """Catalogs that serve exactly these loaded rule sets (to read a list against one of them)."""
+        books = cls(pinned={s.id: [s.folder] for s in systems})
+        books.__dict__["folders"] = {s.id: [s.folder] for s in systems}
+        books._loaded.update({s.id: s for s in systems})
+        return books
+
     @cached_property
     def folders(self) -> dict[str, list[Path]]:
         """Rule set id -> the folders that contribute to it (shipped first)."""
