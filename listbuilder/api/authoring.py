@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from listbuilder.api.catalogs import catalog_units
+from listbuilder.api.printing import DOCUMENT_FORMATS, PAPERS, Rendered, Written, document_format, write_file
 from listbuilder.authoring.catalogtests import CaseResult, CatalogCheck
 from listbuilder.authoring.reprice import ListChange, Repricing, UnitPrice, Verdict
-from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.rules.catalog import user_roots
+from listbuilder.errors import ErrorDetail, InputError, choose
+from listbuilder.rules.catalog import Catalogs, user_roots
 
 
 def check_catalog(folder: Path, dirs: Sequence[Path] | None = None) -> CatalogCheck:
@@ -45,6 +47,54 @@ def reprice_usage() -> InputError:
     return InputError("reprice: give two rule set folders, or one and --rev", details=[ErrorDetail(message=usage)])
 
 
+def render_book(
+    catalogs: Catalogs,
+    system_id: str,
+    *,
+    faction: str | None = None,
+    format: str = "pdf",
+    paper: str = "a4",
+    templates: Path | None = None,
+) -> Rendered:
+    """A faction book (or the book of every faction): each unit with its stats, cost and what the
+    rules derive from them, grouped as the rule set's groups say, the card's core tables at the back.
+
+    ``faction`` is matched in any case; an unknown one is an ``InputError`` with a did-you-mean."""
+    from listbuilder.printing.output import book_bytes
+
+    fmt = choose("document format", format, DOCUMENT_FORMATS)
+    paper = choose("paper size", paper, PAPERS, "--paper")
+    listing = catalog_units(catalogs, system_id, faction)
+    data = book_bytes(listing.system, listing.faction, fmt=fmt, paper=paper, templates=templates)  # type: ignore[arg-type]
+    return Rendered(data=data, format=fmt)
+
+
+def book_file_name(system_id: str, faction: str | None = None) -> Path:
+    """Where ``book`` writes by default: ``SYSTEM-book.pdf`` or ``SYSTEM-FACTION-book.pdf``."""
+    import re
+
+    slug = re.sub(r"[^a-z0-9]+", "-", (faction or "").lower()).strip("-")
+    return Path(f"{system_id}-{slug}-book.pdf" if slug else f"{system_id}-book.pdf")
+
+
+def render_book_file(
+    catalogs: Catalogs,
+    system_id: str,
+    *,
+    faction: str | None = None,
+    output: Path | None = None,
+    paper: str = "a4",
+    templates: Path | None = None,
+) -> Written:
+    """Write a faction book (default: ``book_file_name``), atomically."""
+    target = output or book_file_name(system_id, faction)
+    done = render_book(
+        catalogs, system_id, faction=faction, format=document_format(target), paper=paper, templates=templates
+    )
+    write_file(target, done.data)
+    return Written(path=target, format=done.format, lists=(), illegal=())
+
+
 __all__ = [
     "CaseResult",
     "CatalogCheck",
@@ -52,7 +102,10 @@ __all__ = [
     "Repricing",
     "UnitPrice",
     "Verdict",
+    "book_file_name",
     "check_catalog",
+    "render_book",
+    "render_book_file",
     "reprice",
     "reprice_usage",
 ]

@@ -8,7 +8,6 @@ version's id is read as a list of the other too, so a base and its variant can b
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +19,7 @@ from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import SYSTEM_FILE, Catalogs, System
-from listbuilder.yamlfile import load_yaml
+from listbuilder.yamlfile import Document, load_yaml
 
 
 @record
@@ -202,7 +201,14 @@ def _judge(path: Path, system: System, ids: set[str]) -> tuple[str, Verdict]:
             details=[ErrorDetail(message=f"give lists of {' or '.join(sorted(ids))}")],
         )
     try:
-        army, _ = parse_list(dataclasses.replace(doc, data={**doc.data, "system": system.id}), Catalogs.holding(system))
+        as_this = Document(
+            path=doc.path,
+            data={**doc.data, "system": system.id},
+            positions=doc.positions,
+            text=doc.text,
+            key_positions=doc.key_positions,
+        )
+        army, _ = parse_list(as_this, Catalogs.holding(system))
     except InputError as exc:
         return path.stem, Verdict(total=None, limit=None, legal=False, errors=(), unreadable=exc.render())
     report: Report = build_report(army, system)

@@ -121,6 +121,7 @@ COMMANDS: dict[str, tuple[str, str, dict[str, bool]]] = {
     "serve": ("serve", "serve", {}),
     "check-catalog": ("authors", "check_catalog", {}),
     "reprice": ("authors", "reprice", {}),
+    "book": ("authors", "book", {}),
 }
 
 

@@ -5,7 +5,16 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.cli.options import CatalogsOption, JsonOption, fail, say, to_json
+from listbuilder.cli.options import (
+    CatalogsOption,
+    JsonOption,
+    OutputOption,
+    PaperOption,
+    TemplatesOption,
+    fail,
+    say,
+    to_json,
+)
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ListbuilderError
 
 
@@ -66,3 +75,32 @@ def reprice(
     except ListbuilderError as exc:
         fail(exc)
     say(to_json(result.as_json()) if as_json else views.repricing(result))
+
+
+def book(
+    system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
+    faction: Annotated[
+        str | None, typer.Option("--faction", help="Print only this faction (default: every faction).")
+    ] = None,
+    output: OutputOption = None,
+    paper: PaperOption = "a4",
+    templates: TemplatesOption = None,
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Print a faction book: every unit with its stats, cost and what the rules derive from them.
+
+    Units are grouped as the rule set's groups say (basic, special, rare...), with the rules
+    card's core tables at the back. The format follows the output name (.pdf or .html); by
+    default SYSTEM-FACTION-book.pdf here.
+
+    Example: listbuilder book might-skirmish --faction "Zombie Family" -o zombies.pdf
+    """
+    from listbuilder import api
+
+    try:
+        written = api.render_book_file(
+            api.open_catalogs(catalogs), system, faction=faction, output=output, paper=paper, templates=templates
+        )
+    except ListbuilderError as exc:
+        fail(exc)
+    say(f"wrote {written.path}")

@@ -98,6 +98,7 @@ class System(Record):
     layers: tuple[Path, ...] = ()
     files: tuple[Path, ...] = ()
     base_name: str = ""  # for a variant: the name of the rule set it varies
+    faction_summaries: Mapping[str, str] = field(default_factory=FrozenMap)
 
     @property
     def id(self) -> str:
@@ -393,13 +394,14 @@ class Catalogs:
         )
         units: dict[str, Unit] = {}
         factions: dict[str, list[Unit]] = {}
+        summaries: dict[str, str] = {}
         for sid in chain:
             for folder in self.folders.get(sid, []):
                 found = folder / FACTIONS_DIR
                 if found.is_dir():
                     for file in sorted(found.glob("*.yaml")):
-                        self._load_faction(system, file, units, factions)
-        return dataclasses.replace(system, units=units, factions=factions)
+                        self._load_faction(system, file, units, factions, summaries)
+        return dataclasses.replace(system, units=units, factions=factions, faction_summaries=summaries)
 
     def _check_extends(self, definition: SystemFile, doc: Document, chain: list[str]) -> list[ErrorDetail]:
         """What ``extends:`` must be: a known rule set, written as ``scan_extends`` reads it, and a
@@ -456,7 +458,12 @@ class Catalogs:
         return tuple(versions), errors
 
     def _load_faction(
-        self, system: System, path: Path, known: dict[str, Unit], factions: dict[str, list[Unit]]
+        self,
+        system: System,
+        path: Path,
+        known: dict[str, Unit],
+        factions: dict[str, list[Unit]],
+        summaries: dict[str, str] | None = None,
     ) -> None:
         """Read one unit catalog into ``known`` (by ``unit_key``) and ``factions``."""
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
@@ -487,6 +494,8 @@ class Catalogs:
         if errors:
             raise doc.error("this unit catalog has errors", errors, CatalogError)
         factions.setdefault(faction.faction, []).extend(units)
+        if faction.summary and summaries is not None:
+            summaries.setdefault(faction.faction, faction.summary)
         for unit in units:
             known[unit_key(unit.name)] = unit
 
