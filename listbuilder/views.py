@@ -262,11 +262,19 @@ def _verdict_change(old: Verdict, new: Verdict) -> str:
         return "now NOT LEGAL: " + "; ".join(new.errors)
     if new.legal:
         return "now legal"
-    gone = [e for e in old.errors if e not in new.errors]
-    added = [e for e in new.errors if e not in old.errors]
-    if not gone and not added:
-        return "still NOT LEGAL: " + "; ".join(new.errors)
-    return "still NOT LEGAL: " + "; ".join(new.errors) + (f" (was: {'; '.join(old.errors)})" if old.errors else "")
+    before = dict(zip(old.rule_ids, old.errors, strict=False))
+    after = dict(zip(new.rule_ids, new.errors, strict=False))
+    parts = []
+    for rule, message in after.items():
+        if rule not in before:
+            parts.append(f"now also {message}")
+        elif before[rule] != message:
+            parts.append(f"{message} (was {before[rule]})")
+    parts += [f"no longer {before[rule]}" for rule in before if rule not in after]
+    same = sum(1 for rule, message in after.items() if before.get(rule) == message)
+    if same:
+        parts.append(f"{same} other rule{'s' if same != 1 else ''} broken as before" if parts else "as before")
+    return "still NOT LEGAL: " + "; ".join(parts)
 
 
 def repricing(result: Repricing) -> str:

@@ -238,3 +238,18 @@ def test_a_variant_changes_one_cost_term_and_a_stat(tmp_path):
 
     # The T34 of line 49 at 3 points per 3" of Range: 9 + 48 + 40.
     assert unit_cost(system, system.find_unit("T34 Tank")) == 97
+
+
+def test_the_readmes_variant_example_loads_as_it_says(tmp_path):
+    import re
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n# my-catalogs/house-skirmish/system.yaml\n(.*?)```", readme, re.S)
+    assert block is not None
+    root = tmp_path / "my-catalogs"
+    (root / "house-skirmish").mkdir(parents=True)
+    (root / "house-skirmish" / "system.yaml").write_text(block.group(1), encoding="utf-8")
+    d = Catalogs([root]).get("house-skirmish").definition
+    assert d.default_limit == 150 and "half-basic" not in [c.id for c in d.constraints]
+    assert {c.id: getattr(c, "count", None) for c in d.constraints}["max-fighters"] == 20
+    assert "one-monster" in [c.id for c in d.constraints]

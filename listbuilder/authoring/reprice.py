@@ -47,6 +47,7 @@ class Verdict(Record):
     limit: int | None
     legal: bool
     errors: tuple[str, ...]
+    rule_ids: tuple[str, ...] = ()  # the id of the rule each of ``errors`` breaks
     unreadable: str = ""  # why the list cannot be read under this version, if it cannot
 
     def as_json(self) -> dict[str, Any]:
@@ -55,6 +56,7 @@ class Verdict(Record):
             "limit": self.limit,
             "legal": self.legal,
             "errors": list(self.errors),
+            "rule_ids": list(self.rule_ids),
             "unreadable": self.unreadable or None,
         }
 
@@ -217,6 +219,7 @@ def _judge(path: Path, system: System, ids: set[str]) -> tuple[str, Verdict]:
         limit=report.limit,
         legal=report.legal(),
         errors=tuple(p.message for p in report.errors),
+        rule_ids=tuple(p.rule_id for p in report.errors),
     )
     return army.name, verdict
 
