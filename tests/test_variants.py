@@ -253,3 +253,37 @@ def test_the_readmes_variant_example_loads_as_it_says(tmp_path):
     assert d.default_limit == 150 and "half-basic" not in [c.id for c in d.constraints]
     assert {c.id: getattr(c, "count", None) for c in d.constraints}["max-fighters"] == 20
     assert "one-monster" in [c.id for c in d.constraints]
+
+
+def test_a_variant_adds_a_faction_and_reads_the_bases_units_by_its_own_stats(tmp_path):
+    root = write_variant(tmp_path / "club")
+    (root / "house-skirmish" / "factions").mkdir()
+    (root / "house-skirmish" / "factions" / "club.yaml").write_text(
+        "faction: Club Specials\nunits:\n  - {name: Tin Golem, class: Mech, might: 15}\n"
+    )
+    system = Catalogs([root]).get("house-skirmish")
+    assert list(system.factions) == ["Windblade Elves", "Zombie Family", "Club Specials"]
+    assert "tin golem" not in Catalogs([root]).get("might-skirmish").units  # the base is untouched
+    # A variant that drops a class the base's units use: the base's file is named, and why.
+    text = textwrap.dedent(HOUSE).replace(
+        "  constraints: [half-basic]\n",
+        "  constraints: [half-basic]\n  groups: [special]\n  stats: {class: {choices: [Gunslinger]}}\n",
+    )
+    with pytest.raises(CatalogError) as caught:
+        Catalogs([write_variant(tmp_path / "other", text)]).get("house-skirmish")
+    message = caught.value.render()
+    assert caught.value.file == CATALOGS / "might-skirmish" / "factions" / "windblade-elves.yaml"
+    assert "when read for the variant 'house-skirmish'" in message and "unknown class 'Gunslinger'" in message
+
+
+def test_a_variants_reference_overlay_is_checked_and_located(tmp_path):
+    root = write_variant(
+        tmp_path / "club",
+        reference_yaml="tables:\n  - id: points\n    rows:\n      - [just one cell]\n",
+    )
+    from listbuilder.rules.reference import load_reference
+
+    with pytest.raises(CatalogError) as caught:
+        load_reference(Catalogs([root]).get("house-skirmish"))
+    assert caught.value.file == root / "house-skirmish" / "reference.yaml"
+    assert "line 4, column 9: tables[0].rows[0]: 1 cells, but the table has 2 columns" in caught.value.render()

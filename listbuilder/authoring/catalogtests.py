@@ -86,8 +86,10 @@ class CatalogCheck(Record):
         }
 
 
-def catalogs_for(folder: Path, extra_roots: Sequence[Path] = ()) -> Catalogs:
-    """Catalogs in which ``folder`` is (or adds to) the rule set of its name, beside everything else."""
+def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = True) -> Catalogs:
+    """Catalogs in which ``folder`` is (or adds to) the rule set of its name, beside everything else.
+
+    ``cache`` off: for a folder that lives only for one command, whose cache entry would never be read."""
     if not folder.is_dir():
         raise InputError("no such folder", file=folder, details=[ErrorDetail(message="name a rule set's folder")])
     if not (folder / SYSTEM_FILE).is_file() and not (folder / FACTIONS_DIR).is_dir():
@@ -108,7 +110,7 @@ def catalogs_for(folder: Path, extra_roots: Sequence[Path] = ()) -> Catalogs:
     roots = list(extra_roots)
     if all(folder.parent.resolve() != r.resolve() for r in plain.roots):
         roots.append(folder.parent)  # a variant may extend a rule set beside it
-    return Catalogs(roots, pinned={system_id: pinned})
+    return Catalogs(roots, pinned={system_id: pinned}, cache=cache)
 
 
 def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogCheck:

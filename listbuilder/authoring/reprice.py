@@ -106,10 +106,10 @@ def _rule_set_folder(folder: Path, what: str) -> Path:
     return folder
 
 
-def _load(folder: Path, extra_roots: Sequence[Path]) -> System:
+def _load(folder: Path, extra_roots: Sequence[Path], cache: bool = True) -> System:
     from listbuilder.authoring.catalogtests import catalogs_for
 
-    return catalogs_for(folder, extra_roots).get(folder.name)
+    return catalogs_for(folder, extra_roots, cache).get(folder.name)
 
 
 def reprice(
@@ -132,7 +132,8 @@ def reprice(
         check_revision(rev)
         current = _rule_set_folder(old, "FOLDER")
         with tempfile.TemporaryDirectory(prefix="listbuilder-rev-") as tmp:
-            before = _load(_rule_set_folder(folder_at(current, rev, Path(tmp)), f"FOLDER at {rev}"), extra_roots)
+            at_rev = _rule_set_folder(folder_at(current, rev, Path(tmp)), f"FOLDER at {rev}")
+            before = _load(at_rev, extra_roots, cache=False)  # its folder is gone once this returns
             after = _load(current, extra_roots)
             return compare(before, after, f"{old} at {rev}", str(old), lists)
     assert new is not None

@@ -238,7 +238,10 @@ class Catalogs:
         extra_roots: Sequence[Path] = (),
         shipped: Path | None = None,
         pinned: Mapping[str, Sequence[Path]] | None = None,
+        cache: bool = True,
     ) -> None:
+        self.roots = [shipped or shipped_root(), *extra_roots]
+        self.cache = cache  # off for folders that live only for one command (a git revision)
         self.pinned = {k: list(v) for k, v in (pinned or {}).items()}
         # A folder named twice (in LISTBUILDER_CATALOGS and --catalogs, or spelt two ways, or the
         # shipped one) is read once: read twice, its units would clash with themselves.
@@ -293,7 +296,7 @@ class Catalogs:
         if not folders:
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint)])
-        caching = cache.cache_dir() is not None
+        caching = self.cache and cache.cache_dir() is not None
         key = cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
         system = cache.lookup(key, "system", System)
         if system is None:
@@ -492,7 +495,10 @@ class Catalogs:
             in_file.add(key)
             units.append(dataclasses.replace(unit, history=history, faction=faction.faction))
         if errors:
-            raise doc.error("this unit catalog has errors", errors, CatalogError)
+            summary = "this unit catalog has errors"
+            if path.parent.parent not in self.folders.get(system.id, []):
+                summary += f" when read for the variant '{system.id}' (its stats differ from this file's rule set)"
+            raise doc.error(summary, errors, CatalogError)
         factions.setdefault(faction.faction, []).extend(units)
         if faction.summary and summaries is not None:
             summaries.setdefault(faction.faction, faction.summary)

@@ -112,11 +112,16 @@ def keyed_by(base: list[Any], over: list[Any]) -> str | None:
     return None
 
 
+def _other_kind(base: dict[str, Any], over: dict[str, Any]) -> bool:
+    """Whether ``over`` gives another ``kind`` than ``base``'s: then it replaces it whole."""
+    return "kind" in base and "kind" in over and base["kind"] != over["kind"]
+
+
 def merge(
     base: Any, over: Any, path: Location, written: Location, origin: dict[Location, tuple[Location, bool]]
 ) -> Any:
     """``over`` laid over ``base``; ``origin`` records where each merged value was written."""
-    if isinstance(base, dict) and isinstance(over, dict) and over.get("kind", base.get("kind")) == base.get("kind"):
+    if isinstance(base, dict) and isinstance(over, dict) and not _other_kind(base, over):
         origin[path] = (written, False)
         out = dict(base)
         for key, value in over.items():
@@ -162,6 +167,12 @@ def remove(data: Any, spec: Any, doc: Document, where: Location, errors: list[Er
         errors.append(
             doc.detail(where, f"expected a list of what to remove, found {describe_value(spec)}", "e.g. [half-basic]")
         )
+        return data
+    plain = [name for name in spec if isinstance(name, str | int) and not isinstance(name, bool)]
+    if len(plain) != len(spec):
+        bad = next(i for i, name in enumerate(spec) if name not in plain or isinstance(name, bool))
+        found = describe_value(spec[bad])
+        errors.append(doc.detail((*where, bad), f"expected an id or a key to remove, found {found}"))
         return data
     if isinstance(data, dict):
         names = list(data)
