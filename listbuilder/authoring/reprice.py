@@ -8,7 +8,6 @@ version's id is read as a list of the other too, so a base and its variant can b
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -129,6 +128,8 @@ def reprice(
             details=[ErrorDetail(message="give OLD NEW (two folders), or FOLDER --rev REVISION")],
         )
     if rev is not None:
+        import tempfile  # only --rev needs a scratch folder (tempfile costs a few ms to import)
+
         check_revision(rev)
         current = _rule_set_folder(old, "FOLDER")
         with tempfile.TemporaryDirectory(prefix="listbuilder-rev-") as tmp:
