@@ -91,7 +91,8 @@ def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = T
 
     ``cache`` off: for a folder that lives only for one command, whose cache entry would never be read."""
     if not folder.is_dir():
-        raise InputError("no such folder", file=folder, details=[ErrorDetail(message="name a rule set's folder")])
+        what = "this is a file, not a folder" if folder.exists() else "no such folder"
+        raise InputError(what, file=folder, details=[ErrorDetail(message="name a rule set's folder")])
     if not (folder / SYSTEM_FILE).is_file() and not (folder / FACTIONS_DIR).is_dir():
         raise InputError(
             f"this is not a rule set or faction folder: it has neither {SYSTEM_FILE} nor {FACTIONS_DIR}/",
