@@ -196,3 +196,25 @@ def test_a_faction_folder_is_checked_with_its_rule_set(cli, tmp_path):
     )
     result = cli("check-catalog", folder)
     assert result.exit_code == 0 and result.stdout.endswith("3 passed\n"), result.stdout
+
+
+def test_a_variant_beside_its_base_is_checked_without_reading_the_rest_of_the_folder(cli, tmp_path):
+    home = tmp_path / "home"
+    write(
+        home / "my-game",
+        {
+            "system.yaml": (CATALOGS / "might-skirmish" / "system.yaml")
+            .read_text()
+            .replace("id: might-skirmish\n", "id: my-game\n")
+        },
+    )
+    write(
+        home / "my-game-150",
+        {
+            "system.yaml": "extends: my-game\nid: my-game-150\nname: Mine at 150\ndefault_limit: 150\n",
+            "tests/costs.yaml": "- {name: Brute, class: Monster, might: 12, cost: 12}\n",
+        },
+    )
+    (home / "Documents").mkdir()  # not a catalog folder: never looked at
+    result = cli("check-catalog", home / "my-game-150")
+    assert result.exit_code == 0 and result.stdout.endswith("1 passed\n"), result.stdout + result.stderr

@@ -25,6 +25,7 @@ from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs, System
 from listbuilder.rules.schema import describe_value
+from listbuilder.rules.variant import scan_extends
 from listbuilder.yamlfile import Document, load_yaml
 
 TESTS_DIR = "tests"
@@ -105,13 +106,18 @@ def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = T
     if any(f.resolve() == folder.resolve() for f in known):
         return plain
     if (folder / SYSTEM_FILE).is_file():
-        pinned = [folder]
+        pinned = {system_id: [folder]}
     else:
-        pinned = [*[f for f in known if (f / SYSTEM_FILE).is_file()], folder]
-    roots = list(extra_roots)
-    if all(folder.parent.resolve() != r.resolve() for r in plain.roots):
-        roots.append(folder.parent)  # a variant may extend a rule set beside it
-    return Catalogs(roots, pinned={system_id: pinned}, cache=cache)
+        pinned = {system_id: [*[f for f in known if (f / SYSTEM_FILE).is_file()], folder]}
+    # A variant may extend a rule set that sits beside it rather than in a catalog root.
+    base = scan_extends(folder / SYSTEM_FILE)
+    while base is not None and base not in plain.folders and base not in pinned:
+        sibling = folder.parent / base
+        if not (sibling / SYSTEM_FILE).is_file():
+            break
+        pinned[base] = [sibling]
+        base = scan_extends(sibling / SYSTEM_FILE)
+    return Catalogs(extra_roots, pinned=pinned, cache=cache)
 
 
 def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogCheck:
