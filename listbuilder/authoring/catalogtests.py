@@ -98,7 +98,7 @@ def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = T
         raise InputError(
             f"this is not a rule set or faction folder: it has neither {SYSTEM_FILE} nor {FACTIONS_DIR}/",
             file=folder,
-            details=[ErrorDetail(message="name a folder such as catalogs/might-skirmish")],
+            details=[ErrorDetail(message="name the folder of one rule set: catalogs/ID, or one of your own")],
         )
     plain = Catalogs(extra_roots)
     system_id = folder.name

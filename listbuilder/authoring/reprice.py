@@ -100,7 +100,7 @@ def _rule_set_folder(folder: Path, what: str) -> Path:
         raise InputError(
             f"{what}: not a rule set folder (it has no {SYSTEM_FILE})",
             file=folder,
-            details=[ErrorDetail(message="name a folder such as catalogs/speed-range-power")],
+            details=[ErrorDetail(message="name the folder of one rule set: catalogs/ID, or one of your own")],
         )
     return folder
 
