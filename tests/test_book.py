@@ -93,7 +93,7 @@ def test_default_name_and_bad_options(cli, tmp_path, monkeypatch):
     assert cli("book", "deathzap", "--faction", "grox swarm").stdout == "wrote deathzap-grox-swarm-book.pdf\n"
     assert (tmp_path / "deathzap-grox-swarm-book.pdf").read_bytes().startswith(b"%PDF")
     result = cli("book", "deathzap", "--faction", "Grox Swam")
-    assert result.exit_code == 2 and "no faction 'Grox Swam' in deathzap" in result.stderr
+    assert result.exit_code == 2 and "no faction 'Grox Swam' in the deathzap catalogs" in result.stderr
     assert "did you mean 'Grox Swarm'?" in result.stderr
     assert cli("book", "deathzap", "-o", "book.txt").exit_code == 2
     assert cli("book", "deathzapp").exit_code == 2

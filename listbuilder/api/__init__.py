@@ -12,18 +12,6 @@ the actions that need them, so ``listbuilder validate`` never pays for them.
 from types import FunctionType
 
 from listbuilder.api._arguments import checked
-from listbuilder.api.authoring import CaseResult, CatalogCheck, check_catalog
-
-# Each module of this package is one group of actions; a new group is a new module, re-exported here.
-from listbuilder.api.catalogs import (
-    CatalogListing,
-    CatalogUnit,
-    catalog_units,
-    faction_named,
-    get_system,
-    open_catalogs,
-    systems,
-)
 from listbuilder.api.authoring import (
     CaseResult,
     CatalogCheck,
@@ -37,7 +25,18 @@ from listbuilder.api.authoring import (
     render_book_file,
     reprice,
     reprice_usage,
-from listbuilder.api.catalogs import CatalogListing, CatalogUnit, catalog_units, get_system, open_catalogs, systems
+)
+
+# Each module of this package is one group of actions; a new group is a new module, re-exported here.
+from listbuilder.api.catalogs import (
+    CatalogListing,
+    CatalogUnit,
+    catalog_units,
+    faction_named,
+    get_system,
+    open_catalogs,
+    systems,
+)
 from listbuilder.api.doctor import apply_suggestion, apply_to_text, fill_list, fill_text, fix_list, fix_text
 from listbuilder.api.editing import (
     add_to_text,
