@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.costing import CostPart
 from listbuilder.army.report import Report
+from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Noun, Unit
 
 if TYPE_CHECKING:
     from listbuilder.api import CatalogListing, CatalogUnit, Matchups, Pricing
+    from listbuilder.authoring.catalogtests import CatalogCheck
+    from listbuilder.authoring.reprice import Repricing, Verdict
     from listbuilder.doctor import DoctorAnswer
     from listbuilder.odds.api import Outcome
     from listbuilder.share.diff import ListDiff
     from listbuilder.share.editing import EditResult
-from listbuilder.rules.catalog import System
-from listbuilder.rules.formats import Noun, Unit
 from listbuilder.rules.statline import stats_text
 from listbuilder.yamlfile import few_collections
 
@@ -146,7 +149,7 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
 
 
 def systems(all_systems: Sequence[System]) -> str:
-    rows = [["id", "name", "costed in", "standard game", "units"]]
+    rows = [["id", "name", "costed in", "standard game", "units", "extends"]]
     for s in all_systems:
         d = s.definition
         rows.append(
@@ -156,6 +159,7 @@ def systems(all_systems: Sequence[System]) -> str:
                 s.size_unit,
                 amount(d.default_limit, s.measure) if d.default_limit else "agreed",
                 str(len(s.units)),
+                s.base or "–",
             ]
         )
     return "\n".join(table(rows, indent=""))
@@ -227,3 +231,81 @@ def doctor(answer: DoctorAnswer) -> str:
         out += [f"    {f.text()}" for f in answer.statlines]
     out += [f"  note: {note}" for note in answer.not_encoded]
     return "\n".join(out)
+
+
+def catalog_check(check: CatalogCheck) -> str:
+    """A catalog's test run, read like one: a line per test, each failure's details, the tally."""
+    lines = [f"{check.folder}: {check.system_name} ({check.system}), catalog files load"]
+    for r in check.results:
+        what = f"{r.file}: {r.name}" if r.kind == "cost" or r.name != Path(r.file).stem else r.file
+        if r.passed:
+            lines.append(f"  ok    {what}" + (f" = {r.got}" if r.kind == "cost" else ""))
+            continue
+        lines.append(f"  FAIL  {what}")
+        if r.expected:
+            lines.append(f"          expected: {r.expected}")
+        got, *more = r.got.splitlines()
+        lines.append(f"          got:      {got}")
+        lines += [f"                    {m.strip()}" for m in more]
+    if not check.results:
+        lines.append(f"  no tests: add {check.folder}/tests/legal, tests/illegal or tests/costs.yaml")
+    tally = f"{check.passed} passed" + (f", {check.failed} failed" if check.failed else "")
+    lines.append(tally)
+    return "\n".join(lines)
+
+
+def _verdict_change(old: Verdict, new: Verdict) -> str:
+    if new.unreadable or old.unreadable:
+        side, v = ("now", new) if new.unreadable else ("before", old)
+        first = v.unreadable.splitlines()
+        return f"cannot be read {side}: " + "; ".join(line.strip() for line in first[1:3] or first)
+    if old.legal and new.legal:
+        return "still legal"
+    if not new.legal and old.legal:
+        return "now NOT LEGAL: " + "; ".join(new.errors)
+    if new.legal:
+        return "now legal"
+    before = dict(zip(old.rule_ids, old.errors, strict=False))
+    after = dict(zip(new.rule_ids, new.errors, strict=False))
+    parts = []
+    for rule, message in after.items():
+        if rule not in before:
+            parts.append(f"now also {message}")
+        elif before[rule] != message:
+            parts.append(f"{message} (was {before[rule]})")
+    parts += [f"no longer {before[rule]}" for rule in before if rule not in after]
+    same = sum(1 for rule, message in after.items() if before.get(rule) == message)
+    if same:
+        parts.append(f"{same} other rule{'s' if same != 1 else ''} broken as before" if parts else "as before")
+    return "still NOT LEGAL: " + "; ".join(parts)
+
+
+def repricing(result: Repricing) -> str:
+    """Every unit's cost before and after, sorted by change, then each list's total and verdict."""
+    unit = result.unit
+    lines = [f"{result.old_system}: {result.old_label} -> {result.new_system}: {result.new_label}"]
+    rows = []
+    unchanged = 0
+    for u in result.units:
+        if u.change == 0:
+            unchanged += 1
+            continue
+        old = "–" if u.old is None else f"{u.old:,}"
+        new = "–" if u.new is None else f"{u.new:,}"
+        change = "added" if u.old is None else "removed" if u.new is None else f"{u.change:+,}"
+        rows.append([u.name, u.faction or "", old, "->", new, change])
+    lines += table(rows, right=(2, 4, 5))
+    if unchanged:
+        lines.append(f"  {unchanged} unit{'s' if unchanged != 1 else ''} unchanged")
+    if not rows and not unchanged:
+        lines.append("  no catalog units")
+    if result.lists:
+        lines.append("Lists:")
+    for c in result.lists:
+        old = "?" if c.old.total is None else f"{c.old.total:,}"
+        new = "?" if c.new.total is None else f"{c.new.total:,}"
+        if c.old.limit != c.new.limit and c.old.total is not None and c.new.total is not None:
+            old += f" of {c.old.limit:,}" if c.old.limit else ", no limit"
+        new += f" of {c.new.limit:,}" if c.new.limit else ""
+        lines.append(f"  {c.name}: {old} -> {new} {unit}, {_verdict_change(c.old, c.new)}")
+    return "\n".join(lines)

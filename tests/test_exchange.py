@@ -524,7 +524,9 @@ def test_any_statline_of_any_rule_set_reads_back(tmp_path_factory, awkward, data
         items = unit.get(key) or []
         if stat.item and isinstance(figures, int) and figures >= len(items) >= 1 and data.draw(st.booleans()):
             cuts = sorted(
-                data.draw(st.sets(st.integers(1, figures - 1), min_size=len(items) - 1, max_size=len(items) - 1))
+                data.draw(
+                    st.sets(st.integers(1, max(1, figures - 1)), min_size=len(items) - 1, max_size=len(items) - 1)
+                )  # one figure, one item: no cut
             )
             counts = [b - a for a, b in zip([0, *cuts], [*cuts, figures], strict=True)]
             unit[key] = [{stat.item: n, system.definition.figures_stat: c} for n, c in zip(items, counts, strict=True)]

@@ -119,6 +119,9 @@ COMMANDS: dict[str, tuple[str, str, dict[str, bool]]] = {
     "export": ("edits", "export", {}),
     "import": ("edits", "import_", {}),
     "serve": ("serve", "serve", {}),
+    "check-catalog": ("authors", "check_catalog", {}),
+    "reprice": ("authors", "reprice", {}),
+    "book": ("authors", "book", {}),
 }
 
 

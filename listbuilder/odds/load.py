@@ -21,7 +21,8 @@ from listbuilder.odds.spec import MECHANIC_KINDS, OddsFile
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.schema import validate
-from listbuilder.yamlfile import Document, load_yaml
+from listbuilder.rules.variant import layered
+from listbuilder.yamlfile import Document
 
 ODDS_FILE = "odds.yaml"
 
@@ -31,26 +32,30 @@ _CACHE: cache.Bounded[tuple[Path, int, str], OddsFile] = cache.Bounded()
 
 
 def odds_path(system: System) -> Path:
-    return system.folder / ODDS_FILE
+    """The odds file of a rule set: its own, or (for a variant without one) its base's."""
+    paths = system.layer_files(ODDS_FILE)
+    return paths[-1] if paths else system.folder / ODDS_FILE
 
 
 def load_odds(system: System) -> OddsFile:
     """Load and check a rule set's ``odds.yaml``: a part of the rule set's cache entry
     (``rules.cache``), or, without one, kept in memory while the file is unchanged.
 
-    Raises ``CatalogError`` with every problem located, or when the rule set has no odds file."""
-    path = odds_path(system)
-    if not path.is_file():
+    A variant's own odds.yaml is laid over its base's. Raises ``CatalogError`` with every
+    problem located, or when the rule set has no odds file."""
+    paths = system.layer_files(ODDS_FILE)
+    if not paths:
         raise CatalogError(
             f"the rule set '{system.id}' has no {ODDS_FILE}",
-            file=path,
+            file=odds_path(system),
             details=[ErrorDetail(message="odds need the rule set's dice mechanics, declared in that file")],
         )
-    return cache.part(system, "odds", OddsFile, path, lambda: _load(system, path), _CACHE)
+    return cache.part(system, "odds", OddsFile, paths[-1], lambda: _load(system, paths), _CACHE)
 
 
-def _load(system: System, path: Path) -> OddsFile:
-    d = load_yaml(path, "odds file")
+def _load(system: System, paths: list[Path]) -> OddsFile:
+    d = layered(paths, "odds file", system.base or "")
+    path = d.path
     if not isinstance(d.data, dict):
         raise CatalogError("an odds file must be a mapping with 'matchup' and 'mechanics'", file=path)
     odds, errors = validate(OddsFile, d.data, d)

@@ -109,12 +109,13 @@ def render_document(
     rosters: Sequence[Roster] = (),
     references: Sequence[ReferenceSheet] = (),
     cards: Sequence[Card] = (),
+    books: Sequence[Any] = (),
     title: str,
     paper: Paper = "a4",
     user_templates: Path | None = None,
     standalone: bool = True,
 ) -> str:
-    """The HTML of a document holding rosters, then reference sheets, then rules cards.
+    """The HTML of a document holding rosters, then reference sheets, then rules cards, then books.
 
     ``standalone`` inlines the stylesheet and fonts, so the file prints alone from a browser.
     Otherwise the PDF writer applies ``stylesheet()`` itself, parsed once per process.
@@ -125,6 +126,7 @@ def render_document(
         "rosters": rosters,
         "references": references,
         "cards": cards,
+        "books": books,
         "style": font_faces(embed=True) + "\n" + stylesheet(paper, user_templates) if standalone else "",
         "version": __version__,
     }

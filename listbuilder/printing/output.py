@@ -116,3 +116,18 @@ def card_bytes(system: System, *, fmt: str, paper: Paper, templates: Path | None
         standalone=fmt == "html",
     )
     return document_bytes(html, fmt, paper, templates)
+
+
+def book_bytes(system: System, faction: str | None, *, fmt: str, paper: Paper, templates: Path | None) -> bytes:
+    """The faction book of ``faction`` (every faction when None), as a document."""
+    from listbuilder.printing.book import book
+
+    made = book(system, faction)
+    html = render_document(
+        books=[made],
+        title=f"{faction or system.definition.name}: faction book",
+        paper=paper,
+        user_templates=templates,
+        standalone=fmt == "html",
+    )
+    return document_bytes(html, fmt, paper, templates)

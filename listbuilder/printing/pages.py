@@ -123,6 +123,7 @@ class Roster(Record):
     # template asks for every entry (a property here made a 20,000-entry roster quadratic).
     factions: tuple[str, ...]
     qr: str = ""  # an SVG QR code of the list's text export (render --qr), or nothing
+    varies: str = ""  # for a variant: the name of the rule set it varies
 
     @property
     def mixed_factions(self) -> bool:
@@ -210,6 +211,7 @@ class Card(Record):
     rulings: tuple[Any, ...]
     costing: str
     columns: Columns
+    varies: str = ""  # for a variant: the name of the rule set it varies
 
 
 def roster(report: Report, strict: bool = False) -> Roster:
@@ -262,6 +264,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
         turns=ref.play_aids.turns,
         tracks=ref.play_aids.tracks,
         factions=tuple(dict.fromkeys(x.faction for x in entries if x.faction and not x.custom)),
+        varies=system.base_name,
     )
 
 
@@ -364,6 +367,7 @@ def card(system: System) -> Card:
         rulings=d.rulings,
         costing=costing,
         columns=balance(blocks),
+        varies=system.base_name,
     )
 
 
@@ -371,7 +375,7 @@ def _card_odds(system: System) -> list[Any]:
     # The odds package (and its dice library) loads only for cards, never for validate.
     from listbuilder.odds import card_odds, load_odds
 
-    if not (system.folder / "odds.yaml").is_file():
+    if not system.layer_files("odds.yaml"):
         return []
     load_odds(system)  # a broken odds file is reported like any catalog file
     return card_odds(system)

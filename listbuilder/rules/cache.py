@@ -67,6 +67,7 @@ LOADER_CODE = (
     "rules/listformat.py",
     "rules/schema.py",
     "rules/reference.py",
+    "rules/variant.py",
     "odds/load.py",
     "odds/spec.py",
     "odds/parts.py",

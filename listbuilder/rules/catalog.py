@@ -34,8 +34,9 @@ from listbuilder.rules.formats import (
 from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
 from listbuilder.rules.listformat import names, read_key
 from listbuilder.rules.loadout import check_counts, read_items
-from listbuilder.rules.schema import describe_value, load_catalog_file
+from listbuilder.rules.schema import describe_value, load_catalog_file, validate
 from listbuilder.rules.userfolders import check_user_root
+from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.yamlfile import Document, few_collections
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
@@ -45,7 +46,8 @@ FACTIONS_DIR = "factions"
 UNIT_KEYS = names(UNIT_FIELDS)
 
 
-# The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py).
+# The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py);
+# a variant may lay its own over its base's.
 PART_FILES = ("reference.yaml", "odds.yaml")
 
 
@@ -91,6 +93,12 @@ class System(Record):
     folder: Path
     units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by unit_key(name)
     factions: Mapping[str, tuple[Unit, ...]] = field(default_factory=FrozenMap)
+    # The defining folders, the furthest base first and this rule set's own last (one for a
+    # rule set that extends none), and every file the rule set was built from.
+    layers: tuple[Path, ...] = ()
+    files: tuple[Path, ...] = ()
+    base_name: str = ""  # for a variant: the name of the rule set it varies
+    faction_summaries: Mapping[str, str] = field(default_factory=FrozenMap)
 
     @property
     def id(self) -> str:
@@ -100,6 +108,15 @@ class System(Record):
     def measure(self) -> Noun:
         """What totals are counted in, in the rule set's words (point/points, figure/figures)."""
         return self.definition.measure
+
+    @property
+    def base(self) -> str | None:
+        """The id of the rule set this one varies, or ``None``."""
+        return self.definition.extends
+
+    def layer_files(self, name: str) -> list[Path]:
+        """Each defining folder's file ``name`` (reference.yaml, odds.yaml), base first."""
+        return [f for f in (folder / name for folder in self.layers or (self.folder,)) if f.is_file()]
 
     @property
     def size_unit(self) -> str:
@@ -210,9 +227,22 @@ class System(Record):
 
 
 class Catalogs:
-    """Every rule set available: the shipped ones plus any user roots. Loads lazily, caches."""
+    """Every rule set available: the shipped ones plus any user roots. Loads lazily, caches.
 
-    def __init__(self, extra_roots: Sequence[Path] = (), shipped: Path | None = None) -> None:
+    ``pinned`` gives, for some rule set ids, the exact folders that make them, in place of the
+    ones found in the roots (``check-catalog`` and ``reprice`` use it to load one folder as that
+    rule set)."""
+
+    def __init__(
+        self,
+        extra_roots: Sequence[Path] = (),
+        shipped: Path | None = None,
+        pinned: Mapping[str, Sequence[Path]] | None = None,
+        cache: bool = True,
+    ) -> None:
+        self.roots = [shipped or shipped_root(), *extra_roots]
+        self.cache = cache  # off for folders that live only for one command (a git revision)
+        self.pinned = {k: list(v) for k, v in (pinned or {}).items()}
         # A folder named twice (in LISTBUILDER_CATALOGS and --catalogs, or spelt two ways, or the
         # shipped one) is read once: read twice, its units would clash with themselves.
         self.roots: list[Path] = []
@@ -222,6 +252,14 @@ class Catalogs:
                 seen.add(os.path.realpath(root))
                 self.roots.append(root)
         self._loaded: dict[str, System] = {}
+
+    @classmethod
+    def holding(cls, *systems: System) -> Catalogs:
+        """Catalogs that serve exactly these loaded rule sets (to read a list against one of them)."""
+        books = cls(pinned={s.id: [s.folder] for s in systems})
+        books.__dict__["folders"] = {s.id: [s.folder] for s in systems}
+        books._loaded.update({s.id: s for s in systems})
+        return books
 
     @cached_property
     def folders(self) -> dict[str, list[Path]]:
@@ -235,6 +273,7 @@ class Catalogs:
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
                 if (folder / SYSTEM_FILE).is_file() or (folder / FACTIONS_DIR).is_dir():
                     found.setdefault(folder.name, []).append(folder)
+        found.update(self.pinned)
         defined = [i for i, folders in found.items() if any((f / SYSTEM_FILE).is_file() for f in folders)]
         for system_id, folders in found.items():  # factions for no rule set would never be read
             if system_id not in defined:
@@ -257,16 +296,11 @@ class Catalogs:
         if not folders:
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint)])
-        files = [
-            f
-            for folder in folders
-            for f in (folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml")), *_part_files(folder))
-        ]
-        caching = cache.cache_dir() is not None
-        key = cache.fingerprint("ruleset", [f for f in files if f.is_file()]) if caching else None
+        caching = self.cache and cache.cache_dir() is not None
+        key = cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
         system = cache.lookup(key, "system", System)
         if system is None:
-            system = self._load(system_id, folders)
+            system = self._load(system_id)
             cache.remember(key, "system", system)
         cache.bind(system, key)  # its reference and odds are parts of the same entry
         self._loaded[system_id] = system
@@ -286,11 +320,42 @@ class Catalogs:
                 continue
         return words
 
-    @few_collections()  # a big faction's units are all kept: collecting during the load frees nothing
-    def _load(self, system_id: str, folders: list[Path]) -> System:
+    def chain(self, system_id: str) -> list[str]:
+        """The ids a rule set is built from: the furthest base first, ``system_id`` last.
+
+        Read from each ``system.yaml``'s ``extends:`` line without loading it; an unknown base
+        stops the chain (the loader then reports it, located), a loop is an error."""
+        ids = [system_id]
+        while True:
+            defining = [f for f in self.folders.get(ids[0], []) if (f / SYSTEM_FILE).is_file()]
+            base = scan_extends(defining[0] / SYSTEM_FILE) if defining else None
+            if base is None or base not in self.folders:
+                return ids
+            if base in ids:
+                loop = " -> ".join([*reversed(ids), base])
+                raise CatalogError(
+                    f"the rule sets extend each other in a loop ({loop})",
+                    file=defining[0] / SYSTEM_FILE,
+                    details=[ErrorDetail(message="a variant extends a rule set that extends nothing in return")],
+                )
+            ids.insert(0, base)
+
+    def source_files(self, system_id: str) -> list[Path]:
+        """Every file the rule set ``system_id`` is built from, its bases' included.
+
+        This is the cache key's input: an edit to any of these files, or to a base's, is seen."""
+        files = []
+        for sid in self.chain(system_id):
+            for folder in self.folders.get(sid, []):
+                files += [folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml"))]
+                files += _part_files(folder)
+        return [f for f in files if f.is_file()]
+
+    def _defining(self, system_id: str) -> Path:
+        folders = self.folders.get(system_id, [])
         defining = [f for f in folders if (f / SYSTEM_FILE).is_file()]
         if not defining:
-            raise _undefined(system_id, folders[0], self.ids())
+            raise _undefined(system_id, folders[0] if folders else Path(system_id), self.ids())
         if len(defining) > 1:
             raise CatalogError(
                 f"rule set '{system_id}' is defined twice",
@@ -299,23 +364,65 @@ class Catalogs:
                     ErrorDetail(message=f"it is already defined in {defining[0]}; give a house variant its own id")
                 ],
             )
-        definition, _ = load_catalog_file(
-            defining[0] / SYSTEM_FILE,
-            SystemFile,
-            "rule set file",
-            "a mapping of keys to values",
-            lambda d, doc: check_system(d, doc, defining[0].name),
+        return defining[0]
+
+    @few_collections()  # a big faction's units are all kept: collecting during the load frees nothing
+    def _load(self, system_id: str) -> System:
+        chain = self.chain(system_id)
+        layers = [self._defining(sid) for sid in chain]
+        top = layers[-1] / SYSTEM_FILE
+        base_name = ""
+        if len(chain) > 1:
+            base_name = self.get(chain[-2]).definition.name  # a broken base is reported as itself
+        doc = layered([f / SYSTEM_FILE for f in layers], "rule set file", chain[-2] if len(chain) > 1 else "")
+        if not isinstance(doc.data, dict):
+            raise CatalogError("a rule set file must be a mapping of keys to values", file=top)
+        wanted = doc.data.get(EXTENDS)
+        if len(chain) == 1 and isinstance(wanted, str) and wanted not in self.folders:
+            hint = did_you_mean(wanted, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
+            message = f"no rule set '{wanted}' to extend"
+            raise doc.error("this variant cannot be read", [doc.detail((EXTENDS,), message, hint)], CatalogError)
+        definition, errors = validate(SystemFile, doc.data, doc)
+        if definition is not None:
+            errors = check_system(definition, doc, layers[-1].name) + self._check_extends(definition, doc, chain)
+        if definition is None or errors:
+            what = f"this variant of '{chain[-2]}'" if len(chain) > 1 else "this rule set file"
+            raise doc.error(f"{what} has errors", errors, CatalogError)
+        system = System(
+            definition=definition,
+            folder=layers[-1],
+            layers=tuple(layers),
+            files=tuple(self.source_files(system_id)),
+            base_name=base_name,
         )
-        # Read with the rule set alone, then built once: a System never changes after it is made.
-        system = System(definition=definition, folder=defining[0])
         units: dict[str, Unit] = {}
         factions: dict[str, list[Unit]] = {}
-        for folder in folders:
-            found = folder / FACTIONS_DIR
-            if found.is_dir():
-                for file in sorted(found.glob("*.yaml")):
-                    self._load_faction(system, file, units, factions)
-        return dataclasses.replace(system, units=units, factions=factions)
+        summaries: dict[str, str] = {}
+        for sid in chain:
+            for folder in self.folders.get(sid, []):
+                found = folder / FACTIONS_DIR
+                if found.is_dir():
+                    for file in sorted(found.glob("*.yaml")):
+                        self._load_faction(system, file, units, factions, summaries)
+        return dataclasses.replace(system, units=units, factions=factions, faction_summaries=summaries)
+
+    def _check_extends(self, definition: SystemFile, doc: Document, chain: list[str]) -> list[ErrorDetail]:
+        """What ``extends:`` must be: a known rule set, written as ``scan_extends`` reads it, and a
+        variant must have an id of its own."""
+        base = definition.extends
+        scanned = chain[-2] if len(chain) > 1 else None
+        if base is None and scanned is None:
+            return []
+        where = (EXTENDS,)
+        if base is not None and base not in self.folders:
+            hint = did_you_mean(base, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
+            return [doc.detail(where, f"no rule set '{base}' to extend", hint)]
+        if base != scanned:
+            hint = "the loader reads it before the rest of the file"
+            return [doc.detail(where, "write 'extends: ID' on a line of its own, at the top of the file", hint)]
+        if ("id",) not in getattr(doc, "origin", {}):
+            return [doc.detail(where, "a variant needs an 'id' of its own, the same as its folder name", "add 'id:'")]
+        return []
 
     @staticmethod
     def _read_history(
@@ -354,7 +461,12 @@ class Catalogs:
         return tuple(versions), errors
 
     def _load_faction(
-        self, system: System, path: Path, known: dict[str, Unit], factions: dict[str, list[Unit]]
+        self,
+        system: System,
+        path: Path,
+        known: dict[str, Unit],
+        factions: dict[str, list[Unit]],
+        summaries: dict[str, str] | None = None,
     ) -> None:
         """Read one unit catalog into ``known`` (by ``unit_key``) and ``factions``."""
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
@@ -383,8 +495,13 @@ class Catalogs:
             in_file.add(key)
             units.append(dataclasses.replace(unit, history=history, faction=faction.faction))
         if errors:
-            raise doc.error("this unit catalog has errors", errors, CatalogError)
+            summary = "this unit catalog has errors"
+            if path.parent.parent not in self.folders.get(system.id, []):
+                summary += f" when read for the variant '{system.id}' (its stats differ from this file's rule set)"
+            raise doc.error(summary, errors, CatalogError)
         factions.setdefault(faction.faction, []).extend(units)
+        if faction.summary and summaries is not None:
+            summaries.setdefault(faction.faction, faction.summary)
         for unit in units:
             known[unit_key(unit.name)] = unit
 

@@ -166,6 +166,9 @@ class SystemFile(Record):
 
     id: str = doc("the rule set id, the same as its folder name")
     name: str = doc("the rule set's title")
+    extends: str | None = doc(
+        "a variant: the id of the rule set it varies; the file then gives only what differs", default=None
+    )
     summary: str = doc("one or two sentences on what kind of game it is")
     source: str = doc("the source text: title and author or publication")
     revision: int = doc("bump when units or costs change, so saved lists can notice")

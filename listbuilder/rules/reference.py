@@ -18,7 +18,8 @@ from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import carriers, is_mixed, names
-from listbuilder.rules.schema import doc, load_catalog_file
+from listbuilder.rules.schema import doc, read_catalog_document
+from listbuilder.rules.variant import layered
 from listbuilder.yamlfile import Document
 
 REFERENCE_FILE = "reference.yaml"
@@ -151,19 +152,20 @@ def load_reference(system: System) -> ReferenceFile:
 
     It is a part of the rule set's cache entry (``rules.cache``), so a run reads it from the
     cache and a long-running process once; without an entry, it is kept in memory while the
-    file is unchanged."""
-    path = system.folder / REFERENCE_FILE
-    if not path.is_file():
+    files are unchanged. A variant's own reference.yaml is laid over its base's."""
+    paths = system.layer_files(REFERENCE_FILE)
+    if not paths:
         return ReferenceFile(turn=Turn(phases=()))
-    return cache.part(system, "reference", ReferenceFile, path, lambda: _load_reference(system, path), _MEMORY)
+    return cache.part(system, "reference", ReferenceFile, paths[-1], lambda: _load_reference(system, paths), _MEMORY)
 
 
 _MEMORY: cache.Bounded[tuple[Path, int, str], ReferenceFile] = cache.Bounded()
 
 
-def _load_reference(system: System, path: Path) -> ReferenceFile:
+def _load_reference(system: System, paths: list[Path]) -> ReferenceFile:
     shape = "a mapping with 'turn', 'tables' and 'rules'"
-    ref, _ = load_catalog_file(path, ReferenceFile, "reference file", shape, lambda r, d: _check(r, system, d))
+    doc = layered(paths, "reference file", system.base or "")
+    ref, _ = read_catalog_document(doc, ReferenceFile, "reference file", shape, lambda r, d: _check(r, system, d))
     return ref
 
 

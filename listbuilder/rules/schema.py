@@ -164,10 +164,22 @@ def load_catalog_file(
     ``shape`` says what the file must be ("a mapping with 'faction' and 'units'"); ``check``
     adds the cross-checks a schema cannot express. Every problem found is raised together,
     located, as a ``CatalogError``."""
-    from listbuilder.errors import CatalogError
     from listbuilder.yamlfile import load_yaml
 
-    doc = load_yaml(path, what)
+    return read_catalog_document(load_yaml(path, what), cls, what, shape, check)
+
+
+def read_catalog_document(
+    doc: Document,
+    cls: type[T],
+    what: str,
+    shape: str,
+    check: Callable[[T, Document], list[ErrorDetail]] | None = None,
+) -> tuple[T, Document]:
+    """``load_catalog_file`` for a document already read (a variant's file laid over its base's)."""
+    from listbuilder.errors import CatalogError
+
+    path = doc.path
     if not isinstance(doc.data, dict):
         raise CatalogError(f"a {what} must be {shape}", file=path)
     value, errors = validate(cls, doc.data, doc)
