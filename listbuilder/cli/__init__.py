@@ -49,7 +49,7 @@ class _Commands(Mapping[str, Any]):
 
 class _LazyGroup(TyperGroup):
     """The root command: builds only the command a run asks for, so ``--version`` builds none
-    and ``validate`` one (building all nineteen, and importing their modules, was most of the
+    and ``validate`` one (building all of them, and importing their modules, was most of the
     start-up of a command); ``--help`` still lists them all."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
