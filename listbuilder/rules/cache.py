@@ -61,6 +61,7 @@ LOADER_CODE = (
     "yamlfile.py",
     "rules/cache.py",
     "rules/catalog.py",
+    "rules/system.py",
     "rules/formats.py",
     "rules/forcerules",
     "rules/loadout.py",

@@ -10,31 +10,25 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean, one_of
-from listbuilder.record import FrozenMap, Record, record
+from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean
 from listbuilder.rules import cache
 from listbuilder.rules.formats import (
     FactionFile,
     FiguresCost,
     LinearCost,
-    Noun,
     StatCost,
     SystemFile,
     Unit,
     UnitVersion,
 )
-from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
-from listbuilder.rules.listformat import names, read_key
-from listbuilder.rules.loadout import check_counts, read_items
 from listbuilder.rules.schema import describe_value, load_catalog_file, validate
+from listbuilder.rules.system import System, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.yamlfile import Document, few_collections
@@ -42,8 +36,6 @@ from listbuilder.yamlfile import Document, few_collections
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
 FACTIONS_DIR = "factions"
-# Keys a unit may carry besides its stats, in a catalog and in a list (declared in listformat.py).
-UNIT_KEYS = names(UNIT_FIELDS)
 
 
 # The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py);
@@ -53,12 +45,6 @@ PART_FILES = ("reference.yaml", "odds.yaml")
 
 def _part_files(folder: Path) -> tuple[Path, ...]:
     return tuple(folder / name for name in PART_FILES)
-
-
-def unit_key(name: str) -> str:
-    """How a unit's name is matched: in any case, and in any Unicode form of the same letters
-    ('é' as one character or as 'e' and a combining accent, as macOS writes it)."""
-    return unicodedata.normalize("NFC", name).lower()
 
 
 def shipped_root() -> Path:
@@ -83,147 +69,6 @@ def user_roots(option: Sequence[Path] | None = None, environ: dict[str, str] | N
                 ],
             )
     return roots
-
-
-@record
-class System(Record):
-    """A loaded rule set: its definition and every ready-made unit of its factions."""
-
-    definition: SystemFile
-    folder: Path
-    units: Mapping[str, Unit] = field(default_factory=FrozenMap)  # by unit_key(name)
-    factions: Mapping[str, tuple[Unit, ...]] = field(default_factory=FrozenMap)
-    # The defining folders, the furthest base first and this rule set's own last (one for a
-    # rule set that extends none), and every file the rule set was built from.
-    layers: tuple[Path, ...] = ()
-    files: tuple[Path, ...] = ()
-    base_name: str = ""  # for a variant: the name of the rule set it varies
-    faction_summaries: Mapping[str, str] = field(default_factory=FrozenMap)
-
-    @property
-    def id(self) -> str:
-        return self.definition.id
-
-    @property
-    def measure(self) -> Noun:
-        """What totals are counted in, in the rule set's words (point/points, figure/figures)."""
-        return self.definition.measure
-
-    @property
-    def base(self) -> str | None:
-        """The id of the rule set this one varies, or ``None``."""
-        return self.definition.extends
-
-    def layer_files(self, name: str) -> list[Path]:
-        """Each defining folder's file ``name`` (reference.yaml, odds.yaml), base first."""
-        return [f for f in (folder / name for folder in self.layers or (self.folder,)) if f.is_file()]
-
-    @property
-    def size_unit(self) -> str:
-        """The plural of the measure: the word after a total, and the list file's key for the limit."""
-        return self.definition.measure.plural
-
-    @property
-    def counts_figures(self) -> bool:
-        """Whether a force is sized by counting (weighted) figures rather than pricing units."""
-        return isinstance(self.definition.cost, FiguresCost)
-
-    def as_json(self) -> dict[str, Any]:
-        """What ``listbuilder systems`` shows of it."""
-        d = self.definition
-        return {
-            "id": d.id,
-            "name": d.name,
-            "costed_in": self.size_unit,
-            "standard_game": d.default_limit,
-            "factions": list(self.factions),
-            "units": len(self.units),
-        }
-
-    @cached_property
-    def unit_keys(self) -> tuple[str, ...]:
-        return (*UNIT_KEYS, *self.definition.stats)
-
-    def find_unit(self, name: str) -> Unit | None:
-        return self.units.get(unit_key(name))
-
-    def read_unit(
-        self, data: dict[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
-    ) -> tuple[Unit | None, list[ErrorDetail]]:
-        """Check one unit's stats (from a catalog or a custom list entry) for type and spelling.
-
-        Values that break a rule (Speed 7, Might 0) are legal *data*: the force rules judge them.
-        """
-        errors: list[ErrorDetail] = []
-        stats_def = self.definition.stats
-        allowed = (*UNIT_KEYS, *extra_keys, *stats_def)
-        for key in data:
-            if key not in allowed:
-                hint = did_you_mean(str(key), allowed) or f"the keys a unit may have: {', '.join(allowed)}"
-                errors.append(doc.detail((*path, key), f"unknown key '{key}'", hint, key=True))
-        name, leader, notes, source = (read_key(k, data, doc, path, errors) for k in UNIT_FIELDS)
-        stats: dict[str, Any] = {}
-        for key, stat in stats_def.items():
-            where = (*path, key)
-            if key not in data:
-                if stat.required:
-                    names = [c.name for c in stat.choices]
-                    example = {
-                        "number": "a whole number",
-                        "choice": one_of(names, 6),
-                        "choices": f"a list of {one_of(names, 6)}",
-                    }[stat.kind]
-                    errors.append(
-                        doc.detail(path, f"the stat '{key}' ({stat.label}) is missing", f"add '{key}:' with {example}")
-                    )
-                else:
-                    stats[key] = stat.default if stat.kind != "choices" else tuple(stat.default or ())
-                continue
-            value = data[key]
-            if stat.kind == "number":
-                if isinstance(value, bool) or not isinstance(value, int):
-                    errors.append(
-                        doc.detail(where, f"{stat.label} must be a whole number, found {describe_value(value)}")
-                    )
-                else:
-                    stats[key] = value
-            elif stat.kind == "choice":
-                choice = stat.choice(value) if isinstance(value, str) else None
-                if choice is None:
-                    errors.append(self._bad_choice(doc, where, stat.label, value, [c.name for c in stat.choices]))
-                else:
-                    stats[key] = choice.name
-            else:
-                # a list in a file; a tuple once a catalog unit is frozen (its history is read again from it)
-                items = value if isinstance(value, list | tuple) else None
-                if items is None:
-                    errors.append(
-                        doc.detail(
-                            where,
-                            f"{stat.label} must be a list, found {describe_value(value)}",
-                            f"write it as [{', '.join(c.name for c in stat.choices[:2])}]",
-                        )
-                    )
-                    continue
-                chosen = read_items(stat, items, self.definition.figures_stat, doc, where, errors, self._bad_choice)
-                if chosen is not None:
-                    stats[key] = chosen
-                    figures_key = self.definition.figures_stat
-                    if stat.item and figures_key in stats_def:
-                        label = stats_def[figures_key].label
-                        errors += check_counts(
-                            name, stat.label.lower(), chosen, data.get(figures_key), label, doc, where
-                        )
-        if errors:
-            return None, errors
-        return Unit(name=name.strip(), stats=stats, leader=leader, notes=notes, source=source), []
-
-    @staticmethod
-    def _bad_choice(
-        doc: Document, where: tuple[str | int, ...], label: str, value: Any, options: list[str]
-    ) -> ErrorDetail:
-        hint = did_you_mean(value, options) if isinstance(value, str) else None
-        return doc.detail(where, f"unknown {label.lower()} {describe_value(value)}; expected {one_of(options)}", hint)
 
 
 class Catalogs:

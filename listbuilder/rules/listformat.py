@@ -3,7 +3,7 @@
 Each ``ListKey`` says what its value must be (text, a whole number, true or false, a list), whether
 it is needed, its bounds and default, and its words: the message and hint a reader gives when
 it is wrong, and the title and help an editor shows. The list reader (``army/listfile.py``) and
-the unit reader (``catalog.System.read_unit``) check values with ``read_key``; the editor's JSON
+the unit reader (``system.System.read_unit``) check values with ``read_key``; the editor's JSON
 Schema (``share/editorschema.py``) builds each key's schema with ``key_schema``. A new key is one
 entry here, and both see it.
 
