@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -74,3 +77,44 @@ def write_list(tmp_path: Path) -> Callable[..., Path]:
 def units_yaml(entries: Sequence[tuple[str, int]]) -> str:
     """``- unit: NAME / count: N`` lines for a list's ``units:``."""
     return "".join(f"  - unit: {name}\n    count: {count}\n" for name, count in entries)
+
+
+# --- the browser tests (test_browser.py, test_web_browser.py): Debian's Chromium, never a download ---
+
+CHROMIUM = Path(os.environ.get("LISTBUILDER_CHROMIUM") or "/usr/bin/chromium")
+REQUIRE_BROWSER = os.environ.get("LISTBUILDER_REQUIRE_BROWSER") == "1"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if importlib.util.find_spec("playwright") is None:
+        return "the 'playwright' package is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium executable at {CHROMIUM} (set LISTBUILDER_CHROMIUM to its path)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole module; skips without one, fails if CI requires it."""
+    reason = _browser_missing()
+    if reason:
+        if REQUIRE_BROWSER:
+            pytest.fail(f"LISTBUILDER_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -11,7 +11,6 @@ Needs the ``playwright`` package (the ``test`` extra) and a Chromium at /usr/bin
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -28,16 +27,6 @@ from conftest import CATALOGS, EXAMPLES
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = Path(os.environ.get("LISTBUILDER_CHROMIUM") or "/usr/bin/chromium")
-REQUIRE_BROWSER = os.environ.get("LISTBUILDER_REQUIRE_BROWSER") == "1"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 # A4 at 96 CSS px per inch: 210 mm x 297 mm.
 A4_WIDTH = round(210 / 25.4 * 96)  # 794
@@ -53,33 +42,6 @@ HOSTILE_URL = "url(file:///etc/passwd)"
 HOSTILE_BOLD = "<b>bold</b>"
 HOSTILE_LIST_NAME = f"{HOSTILE_SCRIPT} {HOSTILE_IMG}"
 HOSTILE_UNIT_NAME = f"{HOSTILE_URL} {HOSTILE_BOLD}"
-
-
-def _browser_missing() -> str | None:
-    """Why the browser tests cannot run here, or None when they can."""
-    if importlib.util.find_spec("playwright") is None:
-        return "the 'playwright' package is not installed (pip install -e '.[test]')"
-    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
-        return f"no Chromium executable at {CHROMIUM} (set LISTBUILDER_CHROMIUM to its path)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    reason = _browser_missing()
-    if reason:
-        if REQUIRE_BROWSER:
-            pytest.fail(f"LISTBUILDER_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _render(*args: str | Path) -> None:

@@ -8,8 +8,6 @@ Skips without Playwright or Chromium, unless ``LISTBUILDER_REQUIRE_BROWSER=1``.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,16 +21,6 @@ from webserver import Server, start
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = Path(os.environ.get("LISTBUILDER_CHROMIUM") or "/usr/bin/chromium")
-REQUIRE_BROWSER = os.environ.get("LISTBUILDER_REQUIRE_BROWSER") == "1"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 COMMENTED = """\
 # Our club's warband: keep these notes!
 system: might-skirmish   # the game
@@ -59,31 +47,6 @@ ZOMBIES = [
     ("Grandpa Bones", 1),
     ("Cousin Sniper", 1),
 ]
-
-
-def _missing() -> str | None:
-    if importlib.util.find_spec("playwright") is None:
-        return "the 'playwright' package is not installed (pip install -e '.[test]')"
-    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
-        return f"no Chromium executable at {CHROMIUM} (set LISTBUILDER_CHROMIUM to its path)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    reason = _missing()
-    if reason:
-        if REQUIRE_BROWSER:
-            pytest.fail(f"LISTBUILDER_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="module")
