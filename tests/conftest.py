@@ -29,6 +29,23 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 EXAMPLES = ROOT / "examples"
+# A hand-written list with comments everywhere an editor must keep them (web and CLI edit tests).
+COMMENTED = """\
+# Our club's warband: keep these notes!
+system: might-skirmish   # the game
+name: Night Shift
+points: 100
+units:
+  # the core
+  - unit: Hunter
+    count: 2   # two is plenty
+  - unit: Shambler   # slow
+    count: 4
+
+  # the odd ones
+  - unit: Grandpa Bones
+# end of file
+"""
 CATALOGS = ROOT / "catalogs"
 
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
+from conftest import COMMENTED, EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,22 +14,6 @@ from listbuilder import api
 from listbuilder.errors import ConflictError, InputError
 from listbuilder.share import folder as lists
 
-COMMENTED = """\
-# Our club's warband: keep these notes!
-system: might-skirmish   # the game
-name: Night Shift
-points: 100
-units:
-  # the core
-  - unit: Hunter
-    count: 2   # two is plenty
-  - unit: Shambler   # slow
-    count: 4
-
-  # the odd ones
-  - unit: Grandpa Bones
-# end of file
-"""
 COMMENTS = [line.split("#", 1)[1] for line in COMMENTED.splitlines() if "#" in line]
 
 

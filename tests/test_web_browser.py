@@ -15,28 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
-from conftest import EXAMPLES
+from conftest import COMMENTED, EXAMPLES
 from webserver import Server, start
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-COMMENTED = """\
-# Our club's warband: keep these notes!
-system: might-skirmish   # the game
-name: Night Shift
-points: 100
-units:
-  # the core
-  - unit: Hunter
-    count: 2   # two is plenty
-  - unit: Shambler   # slow
-    count: 4
-
-  # the odd ones
-  - unit: Grandpa Bones
-# end of file
-"""
 ZOMBIES = [
     ("Hunter", 2),
     ("Shambler", 4),
