@@ -18,6 +18,7 @@ from listbuilder.api.editing import create_list, edit_list_file
 from listbuilder.api.printing import write_file
 from listbuilder.api.sharing import import_list
 from listbuilder.army.constraints import Problem
+from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ConflictError, ErrorDetail, InputError, ListbuilderError, one_of
 from listbuilder.record import Record, record
@@ -139,7 +140,6 @@ def _row_problems(problems: Sequence[Problem]) -> dict[int, list[Problem]]:
 
 def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
     """Read, cost and judge one list of ``folder``, with its version and undo depth."""
-    from listbuilder import views
     from listbuilder.share import folder as lists
     from listbuilder.yamlfile import parse_yaml, read_text
 
@@ -157,7 +157,7 @@ def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
             count=ln.entry.count,
             leader=ln.entry.leader,
             custom=ln.entry.custom,
-            stats=views.stats_line(system, ln.entry.unit),
+            stats=stats_line(system, ln.entry.unit),
             each=ln.unit_cost,
             cost=ln.cost,
             problems=tuple(by_entry.get(ln.entry.index, ())),
@@ -170,8 +170,8 @@ def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
         version=lists.version_of(text),
         text=text,
         report=report,
-        headline=views.headline(report),
-        total_text=views.total_text(report),
+        headline=headline(report),
+        total_text=total_text(report),
         rows=rows,
         undo=undo,
         redo=redo,
@@ -506,14 +506,13 @@ def unit_choices(system: System, query: str = "") -> tuple[UnitChoice, ...]:
     or stats hold every word of it (in any case)."""
     found = _CHOICES.get(id(system))
     if found is None or found[0] is not system:
-        from listbuilder import views
         from listbuilder.army.costing import unit_cost
 
         rows = tuple(
             UnitChoice(
                 faction=faction,
                 name=u.name,
-                stats=views.stats_line(system, u),
+                stats=stats_line(system, u),
                 cost=unit_cost(system, u),
                 leader=u.leader,
             )

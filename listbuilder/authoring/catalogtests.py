@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.listfile import parse_list
+from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 from listbuilder.record import Record, record
@@ -155,8 +156,6 @@ def _broken(report: Report) -> list[str]:
 
 
 def _verdict(report: Report) -> str:
-    from listbuilder.views import total_text
-
     return f"{'legal' if report.legal() else 'NOT LEGAL'}: {total_text(report)}"
 
 

@@ -8,7 +8,7 @@ from listbuilder.army.report import Report
 from listbuilder.doctor.slots import StatChange
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Noun
-from listbuilder.views import total_text
+from listbuilder.army.phrases import total_text
 
 
 @record

@@ -42,7 +42,7 @@ from listbuilder.rules.listformat import (
     key_schema,
     required,
 )
-from listbuilder.views import amount, stats_line
+from listbuilder.army.phrases import amount, stats_line
 from listbuilder.yamlfile import write_output
 
 DRAFT = "http://json-schema.org/draft-07/schema#"

@@ -46,7 +46,7 @@ from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
 from listbuilder.share.listwriter import catalog_entry, custom_entry, list_data
-from listbuilder.views import amount, total_text
+from listbuilder.army.phrases import amount, total_text
 from listbuilder.yamlfile import Document
 
 # Characters that markdown reads as formatting: each is written with a backslash before it.

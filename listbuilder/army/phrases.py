@@ -1,0 +1,57 @@
+"""The game's phrases for a total, a limit and a statline, worded in one place.
+
+Every face and every engine message that states a total (``98 of 100 points, 14 fighters``), an
+amount (``100 points``, ``no limit``) or a statline says it through these, in the rule set's own
+words, so the wording cannot drift between the terminal, the web builder, exports and the doctor.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from listbuilder.rules.statline import stats_text
+
+if TYPE_CHECKING:
+    from listbuilder.army.report import Report
+    from listbuilder.rules.catalog import System
+    from listbuilder.rules.formats import Noun, Unit
+
+__all__ = ["amount", "headline", "leader_tag", "stats_line", "total_text"]
+
+
+def stats_line(system: System, unit: Unit) -> str:
+    """``Soldier, Might 10`` / ``Speed 6", Range 24", Power 2, Traits attacker``: the one statline grammar."""
+    return stats_text(system, unit)
+
+
+def amount(n: int | None, measure: Noun) -> str:
+    """``100 points``, ``1 figure``, ``no limit``: a number in the rule set's measure."""
+    if n is None:
+        return "no limit"
+    return f"{n:,} {measure.of(n)}"
+
+
+def leader_tag(system: System) -> str:
+    """`` (leader)``, in the rule set's word, after a leader's name."""
+    return f" ({system.definition.leader.singular})"
+
+
+def total_text(report: Report, say_no_limit: bool = False) -> str:
+    """``98 of 100 points, 14 fighters``, or ``18 of 20 figures (16 figures on the table)``."""
+    models = report.models
+    noun = report.system.definition.model.of(models)
+    if report.limit:
+        total = f"{report.total:,} of {amount(report.limit, report.measure)}"
+    else:
+        total = amount(report.total, report.measure) + (", no limit" if say_no_limit else "")
+    if not report.system.counts_figures:
+        total += f", {models:,} {noun}"
+    elif models != report.total:  # some figures count extra: say how many stand on the table
+        total += f" ({models:,} {noun} on the table)"
+    return total
+
+
+def headline(report: Report, strict: bool = False) -> str:
+    """One line: verdict, list name, rule set, total against limit."""
+    verdict = "legal" if report.legal(strict) else "NOT LEGAL"
+    return f"{verdict}: {report.army.name} ({report.system.id}), {total_text(report)}"
