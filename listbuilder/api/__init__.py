@@ -75,7 +75,7 @@ from listbuilder.api.folder import (
     unit_choices,
 )
 from listbuilder.api.lists import Pricing, check_list, check_text, parse_stat_options, price
-from listbuilder.api.odds import Matchups, odds, odds_lists
+from listbuilder.api.matchups import Matchups, odds, odds_lists
 from listbuilder.api.printing import (
     Rendered,
     Written,
