@@ -39,7 +39,8 @@ from common import (
 
 
 def lists(folder: Path, runs: int) -> bool:
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
     from listbuilder.rules.catalog import Catalogs
 
     catalogs = Catalogs()

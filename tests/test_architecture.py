@@ -1,8 +1,12 @@
-"""The package's shape: front ends reach the library only through its API, and it stays small at the top."""
+"""The package's shape: no circle between its files, the engine below the API, front ends reaching the
+library only through its API, and few modules at the top (the map is docs/architecture.md)."""
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,9 +14,12 @@ from conftest import ROOT
 
 PACKAGE = ROOT / "listbuilder"
 FRONT_ENDS = ("cli", "web")
-# What a front end may import of the library: the API, the errors, and the terminal views of records.
-ALLOWED = {"listbuilder.api", "listbuilder.errors", "listbuilder.views"}
-ALLOWED_FROM_TOP = {"api", "errors", "views", "__version__"}
+# What a front end may import of the library: the API and the errors (each face keeps its own views:
+# the terminal's are cli/views.py).
+ALLOWED = {"listbuilder.api", "listbuilder.errors"}
+ALLOWED_FROM_TOP = {"api", "errors", "__version__"}
+# The faces of the library: its API and the front ends over it. Every other package is the engine.
+FACES = ("api", *FRONT_ENDS)
 # A front end may start another: 'listbuilder serve' (cli/serve.py) runs the web app.
 ALLOWED_FRONT_ENDS = {"cli": {"listbuilder.web"}, "web": set()}
 
@@ -164,7 +171,8 @@ def test_the_meta_test_lets_the_api_through(tmp_path):
     good = tmp_path / "listbuilder" / "cli" / "x.py"
     good.parent.mkdir(parents=True)
     good.write_text(
-        "from listbuilder import api, views as present\nfrom listbuilder.errors import InputError, EXIT_OK\n"
+        "from listbuilder import api\nfrom listbuilder.cli import views as present\n"
+        "from listbuilder.errors import InputError, EXIT_OK\n"
         "from listbuilder.cli.options import say\nx = (api.check_list, present.points, InputError, EXIT_OK)\n"
         "from importlib import import_module\ny = import_module(f'listbuilder.cli.{name}')\n"
     )
@@ -191,6 +199,32 @@ def test_few_modules_stay_at_the_top_of_the_package():
     assert len(modules) <= 8, modules
 
 
+def test_the_api_names_for_the_type_checker_what_it_imports_on_first_use():
+    """``api/__init__.py`` imports nothing until a name is used (PEP 562); its ``TYPE_CHECKING``
+    block names the same things, from the same modules, so mypy sees what a face gets."""
+    import listbuilder.api as api
+
+    tree = ast.parse((PACKAGE / "api" / "__init__.py").read_text(encoding="utf-8"))
+    checked = {
+        alias.name: node.module
+        for block in tree.body
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert checked == api._MODULE_OF
+    submodules = {p.stem for p in (PACKAGE / "api").glob("*.py")}
+    assert not submodules & set(api.__all__), "importing the module would hide the action of its name"
+
+
+def test_importing_the_api_loads_none_of_its_actions():
+    code = "import json, sys, listbuilder.api; print(json.dumps(sorted(m for m in sys.modules if 'listbuilder' in m)))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = json.loads(run.stdout)
+    assert loaded == [f"listbuilder{m}" for m in ("", ".api", ".api._arguments", ".errors", ".record")]
+
+
 def test_the_api_exports_every_action_it_defines():
     import listbuilder.api as api
 
@@ -205,3 +239,177 @@ def test_the_api_exports_every_action_it_defines():
         for name in [node.name]
     }
     assert public <= set(api.__all__), sorted(public - set(api.__all__))
+
+
+# --- no circles -------------------------------------------------------------------------------
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of the package -> the modules of the package it imports: at the top, inside a
+    function, or only for the type checker (``if TYPE_CHECKING:``), all of which are dependencies.
+    ``from a.b import c`` names the module ``a.b.c`` if there is one, else ``a.b``."""
+    files = {_module_name(p, root): p for p in sorted((root / "listbuilder").rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        found = set()
+        for _, module, names in _imports(path, root):
+            if path.name == "__init__.py" and module == ".".join(name.split(".")[:-1]):
+                module = name  # ``from . import x`` in a package: _imports counts from the folder above
+            for n in names or ("",):
+                target = f"{module}.{n}" if f"{module}.{n}" in files else module
+                if target in files and target != name:
+                    found.add(target)
+        graph[name] = found
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of ``graph`` with more than one module (Tarjan, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    part = []
+                    while True:
+                        top = stack.pop()
+                        on_stack.discard(top)
+                        part.append(top)
+                        if top == node:
+                            break
+                    if len(part) > 1:
+                        found.append(sorted(part))
+    return found
+
+
+def _describe(graph: dict[str, set[str]], part: list[str]) -> str:
+    return "\n".join(f"  {m} -> {', '.join(sorted(graph[m] & set(part)))}" for m in part)
+
+
+def test_no_import_cycle_between_files():
+    graph = _import_graph()
+    assert len(graph) > 100  # the whole package was read
+    circles = _cycles(graph)
+    assert not circles, "modules that import each other, at any depth:\n" + "\n\n".join(
+        _describe(graph, part) for part in circles
+    )
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in {"listbuilder/__init__.py": "", **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("from listbuilder.b import x\n", "from listbuilder.a import y\n"),
+        ("def f():\n    from listbuilder import b\n", "import listbuilder.a\n"),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from listbuilder.b import B\n",
+            "from . import a\n",
+        ),
+    ],
+    ids=["top", "lazy", "type-only"],
+)
+def test_the_cycle_finder_sees_every_kind_of_import(tmp_path, a, b):
+    root = _package(tmp_path, {"listbuilder/a.py": a, "listbuilder/b.py": b})
+    graph = _import_graph(root)
+    assert _cycles(graph) == [["listbuilder.a", "listbuilder.b"]]
+
+
+def test_the_cycle_finder_sees_a_longer_circle_through_a_package(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "listbuilder/p/__init__.py": "from listbuilder.p.one import X\n",
+            "listbuilder/p/one.py": "from listbuilder.q import two\n",
+            "listbuilder/q/__init__.py": "",
+            "listbuilder/q/two.py": "from listbuilder.p import X\n",
+            "listbuilder/q/three.py": "from listbuilder.q import two\n",  # on the way in, not in the circle
+        },
+    )
+    graph = _import_graph(root)
+    assert _cycles(graph) == [["listbuilder.p", "listbuilder.p.one", "listbuilder.q.two"]]
+
+
+def test_the_cycle_finder_passes_a_layered_package(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "listbuilder/low.py": "import json\n",
+            "listbuilder/mid.py": "from listbuilder.low import x\nfrom . import low\n",
+            "listbuilder/top.py": "from listbuilder import low, mid\n",
+        },
+    )
+    assert _cycles(_import_graph(root)) == []
+
+
+def _faces_reached(graph: dict[str, set[str]]) -> list[str]:
+    """Each arrow from an engine module to a face (the API, a front end)."""
+
+    def top(module: str) -> str:
+        return module.split(".")[1] if "." in module else ""
+
+    return [
+        f"{m} -> {t}"
+        for m, targets in sorted(graph.items())
+        if top(m) not in (*FACES, "__main__")  # ``python -m listbuilder`` starts the command line
+        for t in sorted(targets)
+        if top(t) in FACES
+    ]
+
+
+def test_no_engine_module_imports_the_api_or_a_front_end():
+    wrong = _faces_reached(_import_graph())
+    assert not wrong, "the engine reaches up to a face:\n" + "\n".join(wrong)
+
+
+def test_the_engine_check_sees_a_lazy_import_of_a_face(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "listbuilder/api/__init__.py": "",
+            "listbuilder/cli/__init__.py": "",
+            "listbuilder/cli/views.py": "",
+            "listbuilder/rules/__init__.py": "",
+            "listbuilder/rules/x.py": "def f():\n    from listbuilder.cli import views\n",
+            "listbuilder/army.py": "from listbuilder import api\n",
+            "listbuilder/cli/y.py": "from listbuilder.rules import x\n",  # a face may import the engine
+        },
+    )
+    assert _faces_reached(_import_graph(root)) == [
+        "listbuilder.army -> listbuilder.api",
+        "listbuilder.rules.x -> listbuilder.cli.views",
+    ]

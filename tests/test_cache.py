@@ -274,7 +274,7 @@ def test_a_damaged_cache_file_is_ignored_and_rebuilt(shipped_copy, cache_dir, da
     elif damage == "extra-bytes":
         data += b"more"
     elif damage == "wrong-field-count":
-        noun = b'"\\u0000R":["listbuilder.rules.formats:Noun",['
+        noun = b'"\\u0000R":["listbuilder.rules.profiles:Noun",['
         assert noun in body
         body = body.replace(noun, noun + b"1,", 1)
         header["parts"] = [part("system", body)]

@@ -17,7 +17,7 @@ from odds_oracles import bf_at_least, bf_pool
 from listbuilder.errors import CatalogError
 from listbuilder.odds import card_odds, load_odds, matchup, matrix
 from listbuilder.odds.kinds import RatioTable, UnitMelee
-from listbuilder.odds.parts import Mechanic
+from listbuilder.odds.mechanic import Mechanic
 from listbuilder.odds.spec import MECHANIC_KINDS
 from listbuilder.rules.catalog import Catalogs
 

@@ -5,203 +5,187 @@ Each function checks all of its options and raises the project's own errors
 Results are immutable records with an ``as_json()`` that gives the shape ``--json`` prints.
 Rendering returns bytes; ``write_file`` is the separate step that puts them on disk, atomically.
 
-The heavy stacks (Jinja and WeasyPrint for printing, icepool for odds) are imported inside
-the actions that need them, so ``listbuilder validate`` never pays for them.
+Every name is imported on first use (PEP 562 ``__getattr__`` below): ``import listbuilder.api``
+loads no action's module, so ``listbuilder validate`` pays only for what checking a list needs,
+never for the print, odds, doctor or web stacks (the start-up budget, ``docs/architecture.md``).
 """
 
+from importlib import import_module
 from types import FunctionType
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.api._arguments import checked
-from listbuilder.api.authoring import (
-    CaseResult,
-    CatalogCheck,
-    ListChange,
-    Repricing,
-    UnitPrice,
-    Verdict,
-    book_file_name,
-    check_catalog,
-    render_book,
-    render_book_file,
-    reprice,
-    reprice_usage,
-)
 
-# Each module of this package is one group of actions; a new group is a new module, re-exported here.
-from listbuilder.api.catalogs import (
-    CatalogListing,
-    CatalogUnit,
-    catalog_units,
-    faction_named,
-    get_system,
-    open_catalogs,
-    systems,
-)
-from listbuilder.api.doctor import apply_suggestion, apply_to_text, fill_list, fill_text, fix_list, fix_text
-from listbuilder.api.editing import (
-    add_to_text,
-    add_unit,
-    create_list,
-    edit_list_file,
-    limit_option,
-    list_file_name,
-    new_list_text,
-    remove_from_text,
-    remove_unit,
-    set_in_text,
-    set_value,
-)
-from listbuilder.api.folder import (
-    ASKS,
-    CHANGES,
-    Changed,
-    EntryRow,
-    ListState,
-    ListSummary,
-    UnitChoice,
-    ask_doctor,
-    change_list,
-    delete_list,
-    deleted_lists,
-    duplicate_list,
-    folder_lists,
-    import_folder_list,
-    list_file,
-    list_state,
-    new_folder_list,
-    parse_stat_form,
-    restore_list,
-    undo_change,
-    unit_choices,
-)
-from listbuilder.api.lists import Pricing, check_list, check_text, parse_stat_options, price
-from listbuilder.api.matchups import Matchups, odds, odds_lists
-from listbuilder.api.printing import (
-    Rendered,
-    Written,
-    document_format,
-    render_card,
-    render_card_file,
-    render_files,
-    render_reports,
-    write_file,
-)
-from listbuilder.api.screens import (
-    card_page,
-    font_files,
-    odds_grid,
-    page_stylesheet,
-    prepare_pages,
-    qr_svg,
-    render_page,
-)
-from listbuilder.api.sharing import (
-    diff_files,
-    diff_lists,
-    editor_schema,
-    export_list,
-    git_diff,
-    import_file,
-    import_list,
-    import_noted,
-)
-from listbuilder.rules.catalog import Catalogs
+if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_architecture.py compares them)
+    from listbuilder.api.authoring import CaseResult as CaseResult
+    from listbuilder.api.authoring import CatalogCheck as CatalogCheck
+    from listbuilder.api.authoring import ListChange as ListChange
+    from listbuilder.api.authoring import Repricing as Repricing
+    from listbuilder.api.authoring import UnitPrice as UnitPrice
+    from listbuilder.api.authoring import Verdict as Verdict
+    from listbuilder.api.authoring import book_file_name as book_file_name
+    from listbuilder.api.authoring import check_catalog as check_catalog
+    from listbuilder.api.authoring import render_book as render_book
+    from listbuilder.api.authoring import render_book_file as render_book_file
+    from listbuilder.api.authoring import reprice as reprice
+    from listbuilder.api.authoring import reprice_usage as reprice_usage
+    from listbuilder.api.catalogs import CatalogListing as CatalogListing
+    from listbuilder.api.catalogs import CatalogUnit as CatalogUnit
+    from listbuilder.api.catalogs import catalog_units as catalog_units
+    from listbuilder.api.catalogs import faction_named as faction_named
+    from listbuilder.api.catalogs import get_system as get_system
+    from listbuilder.api.catalogs import open_catalogs as open_catalogs
+    from listbuilder.api.catalogs import systems as systems
+    from listbuilder.api.doctor import apply_suggestion as apply_suggestion
+    from listbuilder.api.doctor import apply_to_text as apply_to_text
+    from listbuilder.api.doctor import fill_list as fill_list
+    from listbuilder.api.doctor import fill_text as fill_text
+    from listbuilder.api.doctor import fix_list as fix_list
+    from listbuilder.api.doctor import fix_text as fix_text
+    from listbuilder.api.editing import add_to_text as add_to_text
+    from listbuilder.api.editing import add_unit as add_unit
+    from listbuilder.api.editing import create_list as create_list
+    from listbuilder.api.editing import edit_list_file as edit_list_file
+    from listbuilder.api.editing import limit_option as limit_option
+    from listbuilder.api.editing import list_file_name as list_file_name
+    from listbuilder.api.editing import new_list_text as new_list_text
+    from listbuilder.api.editing import remove_from_text as remove_from_text
+    from listbuilder.api.editing import remove_unit as remove_unit
+    from listbuilder.api.editing import set_in_text as set_in_text
+    from listbuilder.api.editing import set_value as set_value
+    from listbuilder.api.folder import ASKS as ASKS
+    from listbuilder.api.folder import CHANGES as CHANGES
+    from listbuilder.api.folder import Changed as Changed
+    from listbuilder.api.folder import EntryRow as EntryRow
+    from listbuilder.api.folder import ListState as ListState
+    from listbuilder.api.folder import ListSummary as ListSummary
+    from listbuilder.api.folder import UnitChoice as UnitChoice
+    from listbuilder.api.folder import ask_doctor as ask_doctor
+    from listbuilder.api.folder import change_list as change_list
+    from listbuilder.api.folder import delete_list as delete_list
+    from listbuilder.api.folder import deleted_lists as deleted_lists
+    from listbuilder.api.folder import duplicate_list as duplicate_list
+    from listbuilder.api.folder import folder_lists as folder_lists
+    from listbuilder.api.folder import import_folder_list as import_folder_list
+    from listbuilder.api.folder import list_file as list_file
+    from listbuilder.api.folder import list_state as list_state
+    from listbuilder.api.folder import new_folder_list as new_folder_list
+    from listbuilder.api.folder import parse_stat_form as parse_stat_form
+    from listbuilder.api.folder import restore_list as restore_list
+    from listbuilder.api.folder import undo_change as undo_change
+    from listbuilder.api.folder import unit_choices as unit_choices
+    from listbuilder.api.lists import Pricing as Pricing
+    from listbuilder.api.lists import check_list as check_list
+    from listbuilder.api.lists import check_text as check_text
+    from listbuilder.api.lists import parse_stat_options as parse_stat_options
+    from listbuilder.api.lists import price as price
+    from listbuilder.api.matchups import Matchups as Matchups
+    from listbuilder.api.matchups import odds as odds
+    from listbuilder.api.matchups import odds_lists as odds_lists
+    from listbuilder.api.printing import Rendered as Rendered
+    from listbuilder.api.printing import Written as Written
+    from listbuilder.api.printing import document_format as document_format
+    from listbuilder.api.printing import render_card as render_card
+    from listbuilder.api.printing import render_card_file as render_card_file
+    from listbuilder.api.printing import render_files as render_files
+    from listbuilder.api.printing import render_reports as render_reports
+    from listbuilder.api.printing import write_file as write_file
+    from listbuilder.api.screens import card_page as card_page
+    from listbuilder.api.screens import font_files as font_files
+    from listbuilder.api.screens import odds_grid as odds_grid
+    from listbuilder.api.screens import page_stylesheet as page_stylesheet
+    from listbuilder.api.screens import prepare_pages as prepare_pages
+    from listbuilder.api.screens import qr_svg as qr_svg
+    from listbuilder.api.screens import render_page as render_page
+    from listbuilder.api.sharing import diff_files as diff_files
+    from listbuilder.api.sharing import diff_lists as diff_lists
+    from listbuilder.api.sharing import editor_schema as editor_schema
+    from listbuilder.api.sharing import export_list as export_list
+    from listbuilder.api.sharing import git_diff as git_diff
+    from listbuilder.api.sharing import import_file as import_file
+    from listbuilder.api.sharing import import_list as import_list
+    from listbuilder.api.sharing import import_noted as import_noted
+    from listbuilder.army.constraints import Problem as Problem
+    from listbuilder.army.costing import CostPart as CostPart
+    from listbuilder.army.phrases import amount as amount
+    from listbuilder.army.phrases import headline as headline
+    from listbuilder.army.phrases import leader_tag as leader_tag
+    from listbuilder.army.phrases import stats_line as stats_line
+    from listbuilder.army.phrases import total_text as total_text
+    from listbuilder.army.report import Report as Report
+    from listbuilder.doctor import DoctorAnswer as DoctorAnswer
+    from listbuilder.odds.api import Outcome as Outcome
+    from listbuilder.odds.ask import matrix_text as matrix_text
+    from listbuilder.odds.ask import outcome_text as outcome_text
+    from listbuilder.rules.catalog import Catalogs as Catalogs
+    from listbuilder.rules.formats import Unit as Unit
+    from listbuilder.rules.system import System as System
+    from listbuilder.share.diff import ListDiff as ListDiff
+    from listbuilder.share.editing import EditResult as EditResult
+    from listbuilder.yamlfile import few_collections as few_collections
 
-__all__ = [
-    "ASKS",
-    "CHANGES",
-    "CaseResult",
-    "CatalogCheck",
-    "CatalogListing",
-    "CatalogUnit",
-    "Catalogs",
-    "Changed",
-    "EntryRow",
-    "ListChange",
-    "ListState",
-    "ListSummary",
-    "Matchups",
-    "Pricing",
-    "Rendered",
-    "Repricing",
-    "UnitChoice",
-    "UnitPrice",
-    "Verdict",
-    "Written",
-    "add_to_text",
-    "add_unit",
-    "apply_suggestion",
-    "apply_to_text",
-    "ask_doctor",
-    "book_file_name",
-    "card_page",
-    "catalog_units",
-    "change_list",
-    "check_catalog",
-    "check_list",
-    "check_text",
-    "create_list",
-    "delete_list",
-    "deleted_lists",
-    "diff_files",
-    "diff_lists",
-    "document_format",
-    "duplicate_list",
-    "edit_list_file",
-    "editor_schema",
-    "export_list",
-    "faction_named",
-    "fill_list",
-    "fill_text",
-    "fix_list",
-    "fix_text",
-    "folder_lists",
-    "font_files",
-    "get_system",
-    "git_diff",
-    "import_file",
-    "import_folder_list",
-    "import_list",
-    "import_noted",
-    "limit_option",
-    "list_file",
-    "list_file_name",
-    "list_state",
-    "new_folder_list",
-    "new_list_text",
-    "odds",
-    "odds_grid",
-    "odds_lists",
-    "open_catalogs",
-    "page_stylesheet",
-    "parse_stat_form",
-    "parse_stat_options",
-    "prepare_pages",
-    "price",
-    "qr_svg",
-    "remove_from_text",
-    "remove_unit",
-    "render_book",
-    "render_book_file",
-    "render_card",
-    "render_card_file",
-    "render_files",
-    "render_page",
-    "render_reports",
-    "reprice",
-    "reprice_usage",
-    "restore_list",
-    "set_in_text",
-    "set_value",
-    "systems",
-    "undo_change",
-    "unit_choices",
-    "write_file",
-]
+# Where each name comes from. Each module of this package is one group of actions; a new group is
+# a new module, named here.
+_FROM = {
+    "listbuilder.api.authoring": (
+        "CaseResult CatalogCheck ListChange Repricing UnitPrice Verdict book_file_name check_catalog "
+        "render_book render_book_file reprice reprice_usage"
+    ),
+    "listbuilder.api.catalogs": (
+        "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs systems"
+    ),
+    "listbuilder.api.doctor": "apply_suggestion apply_to_text fill_list fill_text fix_list fix_text",
+    "listbuilder.api.editing": (
+        "add_to_text add_unit create_list edit_list_file limit_option list_file_name new_list_text "
+        "remove_from_text remove_unit set_in_text set_value"
+    ),
+    "listbuilder.api.folder": (
+        "ASKS CHANGES Changed EntryRow ListState ListSummary UnitChoice ask_doctor change_list "
+        "delete_list deleted_lists duplicate_list folder_lists import_folder_list list_file list_state "
+        "new_folder_list parse_stat_form restore_list undo_change unit_choices"
+    ),
+    "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
+    "listbuilder.api.matchups": "Matchups odds odds_lists",
+    "listbuilder.api.printing": (
+        "Rendered Written document_format render_card render_card_file render_files render_reports write_file"
+    ),
+    "listbuilder.api.screens": "card_page font_files odds_grid page_stylesheet prepare_pages qr_svg render_page",
+    "listbuilder.api.sharing": (
+        "diff_files diff_lists editor_schema export_list git_diff import_file import_list import_noted"
+    ),
+    # The records the actions return and the game's phrases for them, which the faces show.
+    "listbuilder.army.constraints": "Problem",
+    "listbuilder.army.costing": "CostPart",
+    "listbuilder.army.phrases": "amount headline leader_tag stats_line total_text",
+    "listbuilder.army.report": "Report",
+    "listbuilder.doctor": "DoctorAnswer",
+    "listbuilder.odds.api": "Outcome",
+    "listbuilder.odds.ask": "matrix_text outcome_text",
+    "listbuilder.rules.catalog": "Catalogs",
+    "listbuilder.rules.formats": "Unit",
+    "listbuilder.rules.system": "System",
+    "listbuilder.share.diff": "ListDiff",
+    "listbuilder.share.editing": "EditResult",
+    "listbuilder.yamlfile": "few_collections",
+}
+_MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}
 
-# Every action checks the type of each argument it is given (see _arguments.py): wrapped here,
-# once, so no action can be exported unchecked. Classes (records, Catalogs) are left as they are.
-for _name in __all__:
-    if isinstance(globals()[_name], FunctionType):
-        globals()[_name] = checked(globals()[_name])
-del _name
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the API, imported on its first use. Every action checks the type of each
+    argument it is given (see _arguments.py): wrapped here, once, so no action is exported
+    unchecked. Classes (records, Catalogs) and constants are given as they are."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    if isinstance(value, FunctionType):
+        value = checked(value)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

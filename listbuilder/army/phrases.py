@@ -13,8 +13,8 @@ from listbuilder.rules.statline import stats_text
 
 if TYPE_CHECKING:
     from listbuilder.army.report import Report
-    from listbuilder.rules.catalog import System
     from listbuilder.rules.formats import Noun, Unit
+    from listbuilder.rules.system import System
 
 __all__ = ["amount", "headline", "leader_tag", "stats_line", "total_text"]
 

@@ -31,7 +31,8 @@ def check_catalog(
 
     Example: listbuilder check-catalog catalogs/speed-range-power
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         check = api.check_catalog(folder, catalogs)
@@ -59,7 +60,8 @@ def reprice(
 
     Example: listbuilder reprice catalogs/speed-range-power --rev HEAD~1 examples/
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     count = 1 if rev is not None else 2
     if len(folders) < count:

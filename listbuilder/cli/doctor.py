@@ -20,7 +20,8 @@ WriteOption = Annotated[
 
 
 def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path | None, books: object) -> None:
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     say(to_json(answer.as_json()) if as_json else views.doctor(answer))  # type: ignore[attr-defined]
     suggestions = answer.suggestions  # type: ignore[attr-defined]

@@ -55,7 +55,8 @@ def add(
 
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         say(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
@@ -75,7 +76,8 @@ def remove(
 
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
@@ -94,7 +96,8 @@ def set_(
 
     Example: listbuilder set zombies.yaml points 150
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         say(views.edited(api.set_value(file, api.open_catalogs(catalogs), key, value), f"{key} set to {value}"))

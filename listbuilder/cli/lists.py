@@ -28,8 +28,8 @@ def validate(
 
     Example: listbuilder validate --strict my-warband.yaml
     """
-    from listbuilder import views as present
     from listbuilder.api import check_list, open_catalogs
+    from listbuilder.cli import views as present
 
     try:
         books = open_catalogs(catalogs)
@@ -61,8 +61,8 @@ def points(
 
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
-    from listbuilder import views as present
     from listbuilder.api import check_list, open_catalogs
+    from listbuilder.cli import views as present
 
     worst = EXIT_OK
     try:
@@ -105,7 +105,8 @@ def cost(
 
     Example: listbuilder cost might-skirmish "Beast, Might 6"
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         rules = api.get_system(api.open_catalogs(catalogs), system)
@@ -121,7 +122,8 @@ def systems(catalogs: CatalogsOption = None) -> None:
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         say(views.systems(api.systems(api.open_catalogs(catalogs))))
@@ -138,7 +140,8 @@ def catalog(
 
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         say(views.catalog(api.catalog_units(api.open_catalogs(catalogs), system, faction)))
@@ -160,7 +163,8 @@ def diff(
 
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         books = api.open_catalogs(catalogs)

@@ -40,7 +40,8 @@ def odds(
 
     Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
     """
-    from listbuilder import api, views
+    from listbuilder import api
+    from listbuilder.cli import views
 
     try:
         books = api.open_catalogs(catalogs)

@@ -1,8 +1,8 @@
-"""Plain-text views of the API's records, for the terminal, and the game's phrases for totals.
+"""Plain-text views of the API's records, for the terminal.
 
-Every function returns a string and never prints. The command line shows records through
-these; the library uses ``amount``, ``total_text`` and ``stats_line`` wherever it words a total
-or a statline, so each is phrased in one place.
+Every function returns a string and never prints. The command line shows records through these;
+the game's phrases for a total or a statline (``api.total_text``, ``api.stats_line``) come from
+the engine (``army/phrases.py``), so the terminal words them as every other face does.
 """
 
 from __future__ import annotations
@@ -12,22 +12,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from listbuilder.army.constraints import Problem
-from listbuilder.army.costing import CostPart
-from listbuilder.army.report import Report
-from listbuilder.rules.catalog import System
-from listbuilder.rules.formats import Noun, Unit
+from listbuilder import api
 
 if TYPE_CHECKING:
-    from listbuilder.api import CatalogListing, CatalogUnit, Matchups, Pricing
-    from listbuilder.authoring.catalogtests import CatalogCheck
-    from listbuilder.authoring.reprice import Repricing, Verdict
-    from listbuilder.doctor import DoctorAnswer
-    from listbuilder.odds.api import Outcome
-    from listbuilder.share.diff import ListDiff
-    from listbuilder.share.editing import EditResult
-from listbuilder.rules.statline import stats_text
-from listbuilder.yamlfile import few_collections
+    from listbuilder.api import (
+        CatalogCheck,
+        CatalogListing,
+        CatalogUnit,
+        CostPart,
+        DoctorAnswer,
+        EditResult,
+        ListDiff,
+        Matchups,
+        Outcome,
+        Pricing,
+        Problem,
+        Report,
+        Repricing,
+        System,
+        Unit,
+        Verdict,
+    )
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
 # controls (ESC sequences set the window title or clear the screen), and the bidi overrides
@@ -62,44 +67,6 @@ def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str 
     return out
 
 
-def stats_line(system: System, unit: Unit) -> str:
-    """``Soldier, Might 10`` / ``Speed 6", Range 24", Power 2, Traits attacker``: the one statline grammar."""
-    return stats_text(system, unit)
-
-
-def amount(n: int | None, measure: Noun) -> str:
-    """``100 points``, ``1 figure``, ``no limit``: a number in the rule set's measure."""
-    if n is None:
-        return "no limit"
-    return f"{n:,} {measure.of(n)}"
-
-
-def leader_tag(system: System) -> str:
-    """`` (leader)``, in the rule set's word, after a leader's name."""
-    return f" ({system.definition.leader.singular})"
-
-
-def total_text(report: Report, say_no_limit: bool = False) -> str:
-    """``98 of 100 points, 14 fighters``, or ``18 of 20 figures (16 figures on the table)``."""
-    models = report.models
-    noun = report.system.definition.model.of(models)
-    if report.limit:
-        total = f"{report.total:,} of {amount(report.limit, report.measure)}"
-    else:
-        total = amount(report.total, report.measure) + (", no limit" if say_no_limit else "")
-    if not report.system.counts_figures:
-        total += f", {models:,} {noun}"
-    elif models != report.total:  # some figures count extra: say how many stand on the table
-        total += f" ({models:,} {noun} on the table)"
-    return total
-
-
-def headline(report: Report, strict: bool = False) -> str:
-    """One line: verdict, list name, rule set, total against limit."""
-    verdict = "legal" if report.legal(strict) else "NOT LEGAL"
-    return f"{verdict}: {report.army.name} ({report.system.id}), {total_text(report)}"
-
-
 def problem_lines(problems: Sequence[Problem]) -> list[str]:
     out = []
     for p in problems:
@@ -110,34 +77,34 @@ def problem_lines(problems: Sequence[Problem]) -> list[str]:
     return out
 
 
-@few_collections()  # a long list's report is walked whole: the collector would walk it again and again
+@api.few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
-    lines = [f"{report.army.file}: {headline(report, strict)}"]
+    lines = [f"{report.army.file}: {api.headline(report, strict)}"]
     lines += problem_lines(report.problems)
     return "\n".join(lines)
 
 
-@few_collections()
+@api.few_collections()
 def points(report: Report, strict: bool = False) -> str:
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
         e = line.entry
-        name = e.unit.name + (leader_tag(report.system) if e.leader else "") + (" (custom)" if e.custom else "")
+        name = e.unit.name + (api.leader_tag(report.system) if e.leader else "") + (" (custom)" if e.custom else "")
         rows.append([str(e.index + 1), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
     lines = [f"{report.army.name} ({report.system.definition.name}), {report.army.file}"]
     lines += table(rows, right=(0, 2, 3, 4))
-    lines.append(f"  {headline(report, strict)}")
+    lines.append(f"  {api.headline(report, strict)}")
     lines += problem_lines(report.problems)
     return "\n".join(lines)
 
 
 def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequence[Problem]) -> str:
     total = sum(p.points for p in parts)
-    lines = [f"{unit.name} ({system.id}): {stats_line(system, unit)}"]
+    lines = [f"{unit.name} ({system.id}): {api.stats_line(system, unit)}"]
     rows = [[f"{p.label} {p.value}", p.rate, f"{p.points:,}"] for p in parts]
-    rows.append(["total", "", f"{amount(total, system.measure)}"])
+    rows.append(["total", "", f"{api.amount(total, system.measure)}"])
     lines += table(rows, right=(2,))
     if problems:
         errors = any(p.severity == "error" for p in problems)
@@ -157,7 +124,7 @@ def systems(all_systems: Sequence[System]) -> str:
                 d.id,
                 d.name,
                 s.size_unit,
-                amount(d.default_limit, s.measure) if d.default_limit else "agreed",
+                api.amount(d.default_limit, s.measure) if d.default_limit else "agreed",
                 str(len(s.units)),
                 s.base or "–",
             ]
@@ -170,7 +137,7 @@ def catalog(listing: CatalogListing) -> str:
     system = listing.system
     d = system.definition
     lines = [f"{d.name} ({d.id}): {d.summary}", ""]
-    by_faction: dict[str, list[CatalogUnit]] = {}
+    by_faction: dict[str | None, list[CatalogUnit]] = {}
     for item in listing.units:
         by_faction.setdefault(item.unit.faction, []).append(item)
     for name, items in by_faction.items():
@@ -178,8 +145,8 @@ def catalog(listing: CatalogListing) -> str:
         rows = []
         for item in items:
             u = item.unit
-            lead = leader_tag(system) if u.leader else ""
-            rows.append([u.name + lead, stats_line(system, u), amount(item.cost, system.measure)])
+            lead = api.leader_tag(system) if u.leader else ""
+            rows.append([u.name + lead, api.stats_line(system, u), api.amount(item.cost, system.measure)])
         lines += table(rows, right=(2,))
         lines.append("")
     return "\n".join(lines).rstrip()
@@ -197,30 +164,24 @@ def edited(result: EditResult, done: str) -> str:
 
 def list_diff(d: ListDiff) -> str:
     """What changed between two lists, in game terms."""
-    from listbuilder.share.diff import describe
-
-    return describe(d)
+    return d.text()
 
 
 def outcome(result: Outcome, exact: bool = False) -> str:
     """The chances of one attack, as a small table."""
-    from listbuilder.odds.ask import outcome_text
-
-    return outcome_text(result, exact)
+    return api.outcome_text(result, exact)
 
 
 def matchups(m: Matchups) -> str:
     """The odds grid of one list against another, as a table."""
-    from listbuilder.odds.ask import matrix_text
-
-    return matrix_text(m.grid, m.a, m.b, m.columns)
+    return api.matrix_text(m.grid, m.a, m.b, m.columns)
 
 
 def doctor(answer: DoctorAnswer) -> str:
     """What ``fix`` and ``fill`` print: the list, then each suggestion, best first."""
     report = answer.report
     army = report.army
-    out = [f"{army.file or army.name}: {army.name} ({army.system}), {total_text(report)}"]
+    out = [f"{army.file or army.name}: {army.name} ({army.system}), {api.total_text(report)}"]
     if answer.why:
         out.append(f"  {answer.status}: {answer.why}")
     elif answer.status in ("nothing to fix", "nothing to add"):

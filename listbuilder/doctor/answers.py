@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report
 from listbuilder.doctor.slots import StatChange
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Noun
-from listbuilder.army.phrases import total_text
 
 
 @record

@@ -19,7 +19,7 @@ from listbuilder.odds import bounds, dice, load
 from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.kinds import ratio_table
 from listbuilder.odds.load import load_odds
-from listbuilder.odds.parts import Mechanic
+from listbuilder.odds.mechanic import Mechanic
 from listbuilder.odds.results import CardTable, Tally, figure, percent
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, resolve
 from listbuilder.record import Record, record

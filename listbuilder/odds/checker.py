@@ -13,8 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
-from listbuilder.odds.parts import Band, FromUnit, Mechanic, Roll, ratio
-from listbuilder.odds.situation import option_values
+from listbuilder.odds.parts import Band, FromUnit, Option, Roll, option_values, ratio
 from listbuilder.rules.catalog import System
 from listbuilder.yamlfile import Document
 
@@ -103,9 +102,9 @@ class Checker:
             hint = did_you_mean(str(value), allowed) or f"expected {one_of(allowed)}"
             self.error(path, f"'{value}' is not a value of '{key}'", hint)
 
-    def declared_options(self, path: Location, m: Mechanic) -> None:
-        self.options = m.options
-        for name, option in m.options.items():
+    def declared_options(self, path: Location, options: Mapping[str, Option]) -> None:
+        self.options = options
+        for name, option in options.items():
             where = (*path, "options", name)
             if not name.isidentifier() or name in RESERVED:
                 self.error(where, f"'{name}' cannot be an option name", "use letters, digits and '_'; not 'mechanic'")
@@ -155,24 +154,6 @@ class Checker:
             if low is not None and high is not None and (high < low or (high == low and not (low_in and high_in))):
                 self.error(where, "this band covers no ratio")
             previous = (high, high_in) if high is not None else None
-
-    def mechanic(self, path: Location, m: Mechanic) -> None:
-        """The checks every kind shares (options, conditions, requirements, modifiers), then its own."""
-        self.declared_options(path, m)
-        for field in ("requires", "special_rolls", "die_modifiers", "modifiers", "dice_changes", "success_overrides"):
-            for j, item in enumerate(getattr(m, field, ())):
-                where = (*path, field, j)
-                self.conditions(where, item)
-                if field in ("requires", "special_rolls"):
-                    if self.stat((*where, "stat"), item.stat, ("choice", "choices")):
-                        self.prop((*where, "property"), item.stat, item.property)
-                    if field == "requires":
-                        self.requirement(where, item)
-                if field in ("die_modifiers", "modifiers"):
-                    self.modifier(where, item)
-                if field == "dice_changes":
-                    self.option((*where, "option"), item.option, ("number",))
-        m.check(self, path)
 
     def requirement(self, path: Location, r: Any) -> None:
         if (r.property is None) == (not r.any_of):

@@ -108,7 +108,7 @@ def check_odds(odds: OddsFile, system: System, d: Document) -> list[ErrorDetail]
     for i, m in enumerate(odds.mechanics):
         if m.id in ids[:i]:
             c.error(("mechanics", i, "id"), f"the id '{m.id}' is used twice")
-        c.mechanic(("mechanics", i), m)
+        m.check_all(c, ("mechanics", i))
     if odds.matchup not in ids:
         c.error(("matchup",), f"no mechanic '{odds.matchup}'", did_you_mean(odds.matchup, ids))
     for i, name in enumerate(odds.card):

@@ -1,4 +1,4 @@
-"""The parts odds mechanics are made of, and ``Mechanic``, the class every mechanic kind derives from.
+"""The parts odds mechanics are made of (``mechanic.py`` has ``Mechanic``, the class every kind derives from).
 
 A rule set's ``odds.yaml`` lists its *mechanics*; each is one of a few generic kinds (in
 ``listbuilder/odds/kinds/``), built from the parts here: situational options, numbers read from
@@ -17,11 +17,7 @@ from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.schema import doc
 
 if TYPE_CHECKING:
-    from listbuilder.errors import Location
-    from listbuilder.odds.checker import Checker
-    from listbuilder.odds.results import CardTable, Tally
     from listbuilder.rules.catalog import System
-    from listbuilder.rules.formats import Unit
 
 Side = Literal["attacker", "target"]
 Sides = Literal["attacker", "target", "both"]
@@ -323,28 +319,9 @@ def pick(bands: Sequence[Band], value: Fraction, against: Fraction) -> Band:
     return next(b for b in bands if in_band(b, value, against))
 
 
-@record
-class Mechanic(Record):
-    """What every mechanic kind has (an id, a title, its source, its options) and does.
-
-    A kind is one subclass with a ``kind: Literal[...]`` field and its own fields; it checks
-    itself against its rule set (``check``), computes a matchup's exact chances (``engine``)
-    and draws its rules-card tables (``card``). Listing the subclass in ``kinds.KINDS`` is all a
-    new kind needs.
-    """
-
-    id: str = doc("a short name, used as matchup(..., mechanic=ID)")
-    title: str = doc("its title on a card or a table")
-    source: str = doc("the lines of the source text it follows")
-    options: Mapping[str, Option] = doc("the situational options, by keyword", default_factory=FrozenMap)
-
-    def check(self, c: "Checker", path: "Location") -> None:
-        """Add to ``c`` every problem of this mechanic against its rule set that a schema cannot see."""
-
-    def engine(self, system: "System", attacker: "Unit", target: "Unit", v: Mapping[str, Any]) -> "Tally":
-        """The exact chances of each result when ``attacker`` attacks ``target`` in this situation."""
-        raise NotImplementedError(f"{type(self).__name__} has no engine")
-
-    def card(self, system: "System") -> "list[CardTable]":
-        """The tables a rules card prints for this mechanic (none by default)."""
-        return []
+def option_values(system: "System", option: Option) -> tuple[str, ...]:
+    """The values a choice option allows, including those of the stat it takes them from."""
+    extra: tuple[str, ...] = ()
+    if option.values_from and option.values_from in system.definition.stats:
+        extra = tuple(c.name for c in system.definition.stats[option.values_from].choices)
+    return (*option.values, *extra)

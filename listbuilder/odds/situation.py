@@ -12,7 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
-from listbuilder.odds.parts import DamageRoll, FromUnit, Mechanic, Modifier, Option, Requirement
+from listbuilder.odds.mechanic import Mechanic
+from listbuilder.odds.parts import DamageRoll, FromUnit, Modifier, Option, Requirement, option_values
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Choice, Unit
 from listbuilder.rules.loadout import names
@@ -27,14 +28,6 @@ class OddsError(InputError):
 
 class ImpossibleMatchup(OddsError):
     """The rules do not allow this matchup at all (a Warrior cannot shoot; no Power left to attack)."""
-
-
-def option_values(system: System, option: Option) -> tuple[str, ...]:
-    """The values a choice option allows, including those of the stat it takes them from."""
-    extra = ()
-    if option.values_from and option.values_from in system.definition.stats:
-        extra = tuple(c.name for c in system.definition.stats[option.values_from].choices)
-    return (*option.values, *extra)
 
 
 def resolve(system: System, mechanic: Mechanic, given: Mapping[str, Any]) -> dict[str, Any]:

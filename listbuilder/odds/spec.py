@@ -11,7 +11,7 @@ line it comes from. Nothing here names a rule set.
 
 # No "from __future__ import annotations": schema.py builds validators from real annotations.
 from listbuilder.odds.kinds import KINDS, AnyMechanic
-from listbuilder.odds.parts import Mechanic
+from listbuilder.odds.mechanic import Mechanic
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Ruling
 from listbuilder.rules.schema import doc

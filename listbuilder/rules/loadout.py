@@ -24,7 +24,7 @@ from listbuilder.rules.schema import describe_value
 from listbuilder.yamlfile import Document
 
 if TYPE_CHECKING:
-    from listbuilder.rules.formats import Stat
+    from listbuilder.rules.profiles import Stat
 
 
 @record

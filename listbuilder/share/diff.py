@@ -51,6 +51,10 @@ class ListDiff(Record):
     def unchanged(self) -> bool:
         return not (self.units or self.header or self.now_breaks or self.no_longer_breaks or self.total_change)
 
+    def text(self) -> str:
+        """What changed, in game terms: what ``diff`` prints and the compare page shows."""
+        return describe(self)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "system": self.new.system.id,

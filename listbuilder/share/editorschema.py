@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.costing import unit_cost
+from listbuilder.army.phrases import amount, stats_line
 from listbuilder.errors import OutputError
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import Stat
@@ -42,7 +43,6 @@ from listbuilder.rules.listformat import (
     key_schema,
     required,
 )
-from listbuilder.army.phrases import amount, stats_line
 from listbuilder.yamlfile import write_output
 
 DRAFT = "http://json-schema.org/draft-07/schema#"

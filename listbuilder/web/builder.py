@@ -10,7 +10,7 @@ from starlette.responses import Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
-from listbuilder.web.app import (
+from listbuilder.web.site import (
     Endpoint,
     Site,
     blocking,

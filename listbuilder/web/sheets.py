@@ -7,9 +7,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from listbuilder import api, views
+from listbuilder import api
 from listbuilder.errors import InputError, ListbuilderError
-from listbuilder.web.app import (
+from listbuilder.web.site import (
+    EXPORTS,
     Endpoint,
     Site,
     attachment,
@@ -78,8 +79,6 @@ def export(site: Site) -> Endpoint:
 
 
 def api_media(format: str) -> tuple[str, str]:
-    from listbuilder.web.app import EXPORTS
-
     return EXPORTS[format]
 
 
@@ -132,7 +131,7 @@ def compare_page(site: Site) -> Endpoint:
                 theirs = await blocking(api.list_state, site.folder, other, site.catalogs)
                 paths = (api.list_file(site.folder, file), api.list_file(site.folder, other))
                 context["other"] = theirs
-                context["diff"] = views.list_diff(await blocking(api.diff_files, *paths, site.catalogs))
+                context["diff"] = (await blocking(api.diff_files, *paths, site.catalogs)).text()
                 grids = [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
                 context["grids"] = [g for g in grids if g]
         except ListbuilderError as exc:

@@ -11,7 +11,8 @@ from typing import Literal
 from listbuilder.errors import Location
 from listbuilder.odds import bounds
 from listbuilder.odds.checker import Checker
-from listbuilder.odds.parts import Band, DamageRoll, FromUnit, Mechanic, Result, Side, pick
+from listbuilder.odds.mechanic import Mechanic
+from listbuilder.odds.parts import Band, DamageRoll, FromUnit, Result, Side, pick
 from listbuilder.odds.results import CardTable, Tally, percent, tally
 from listbuilder.odds.situation import Values, read, removal_chance
 from listbuilder.record import record

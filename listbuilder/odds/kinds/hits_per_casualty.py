@@ -11,7 +11,8 @@ from typing import Literal
 from listbuilder.errors import ErrorDetail, Location, one_of
 from listbuilder.odds import bounds, dice
 from listbuilder.odds.checker import Checker
-from listbuilder.odds.parts import DamageRoll, FromUnit, Harm, HitsNeeded, Mechanic, Requirement
+from listbuilder.odds.mechanic import Mechanic
+from listbuilder.odds.parts import DamageRoll, FromUnit, Harm, HitsNeeded, Requirement
 from listbuilder.odds.results import CardTable, Tally, figure, percent, tally
 from listbuilder.odds.situation import (
     ImpossibleMatchup,

@@ -11,18 +11,8 @@ from typing import Literal
 from listbuilder.errors import Location
 from listbuilder.odds import bounds, dice
 from listbuilder.odds.checker import Checker
-from listbuilder.odds.parts import (
-    DiceChange,
-    FromUnit,
-    Mechanic,
-    Modifier,
-    Override,
-    PoolResults,
-    Reach,
-    Requirement,
-    Save,
-    Side,
-)
+from listbuilder.odds.mechanic import Mechanic
+from listbuilder.odds.parts import DiceChange, FromUnit, Modifier, Override, PoolResults, Reach, Requirement, Save, Side
 from listbuilder.odds.results import CardTable, Tally, percent, tally
 from listbuilder.odds.situation import ImpossibleMatchup, Values, check, holds, modifier, read
 from listbuilder.record import record

@@ -14,7 +14,8 @@ from typing import Any, Literal
 from listbuilder.errors import Location, one_of
 from listbuilder.odds import dice
 from listbuilder.odds.checker import Checker
-from listbuilder.odds.parts import Mechanic, Modifier, Pairing, Requirement
+from listbuilder.odds.mechanic import Mechanic
+from listbuilder.odds.parts import Modifier, Pairing, Requirement
 from listbuilder.odds.results import CardTable, Tally, percent, tally
 from listbuilder.odds.situation import Values, check, modifier, option_values
 from listbuilder.record import record

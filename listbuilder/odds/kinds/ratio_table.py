@@ -12,10 +12,10 @@ from typing import Any, Literal
 from listbuilder.errors import Location
 from listbuilder.odds import dice
 from listbuilder.odds.checker import Checker
+from listbuilder.odds.mechanic import Mechanic
 from listbuilder.odds.parts import (
     Band,
     FromUnit,
-    Mechanic,
     Multiplier,
     OddFails,
     Requirement,

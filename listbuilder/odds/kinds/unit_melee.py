@@ -11,7 +11,8 @@ from typing import Literal
 from listbuilder.errors import Location
 from listbuilder.odds import bounds, dice
 from listbuilder.odds.checker import Checker
-from listbuilder.odds.parts import FromUnit, Mechanic, MeleeResults
+from listbuilder.odds.mechanic import Mechanic
+from listbuilder.odds.parts import FromUnit, MeleeResults
 from listbuilder.odds.results import Tally
 from listbuilder.odds.situation import Values, read
 from listbuilder.record import record

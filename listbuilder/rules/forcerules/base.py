@@ -16,19 +16,84 @@ A new kind is one new class here plus its line in ``CONSTRAINT_KINDS`` and in th
 
 # No "from __future__ import annotations": the fields' real annotation objects are what
 # schema.py builds validators from (see formats.py). Names only needed by type checkers are quoted.
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
+from listbuilder.errors import Location
 from listbuilder.record import Record, record
+from listbuilder.rules.profiles import Group, Noun, Stat, Unit
 from listbuilder.rules.schema import doc
 
-if TYPE_CHECKING:
-    from listbuilder.army.constraints import Force
-    from listbuilder.rules.catalog import System
-    from listbuilder.rules.formats import Entry, Group, SystemFile, Unit
-
 Severity = Literal["error", "warning"]
-Path = tuple[str | int, ...]
+
+
+# What a kind reads of the rule set, the list and the force, as protocols: the rule set's file
+# (``formats.SystemFile``) and the loaded rule set (``system.System``) hold the force rules, and the
+# force is judged in ``army``, so naming those classes here would make a circle.
+
+
+class RuleSetFile(Protocol):
+    """What a kind reads of its rule set's definition (``formats.SystemFile``)."""
+
+    @property
+    def model(self) -> Noun: ...
+
+    @property
+    def stats(self) -> Mapping[str, Stat]: ...
+
+    @property
+    def groups(self) -> Mapping[str, Group]: ...
+
+    @property
+    def figures_stat(self) -> str | None: ...
+
+
+class RuleSet(Protocol):
+    """What a kind reads of its loaded rule set (``system.System``)."""
+
+    @property
+    def definition(self) -> RuleSetFile: ...
+
+    @property
+    def measure(self) -> Noun: ...
+
+
+class ForceEntry(Protocol):
+    """What a kind reads of one line of a list (``formats.Entry``)."""
+
+    @property
+    def unit(self) -> Unit: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+class Force(Protocol):
+    """What a kind's ``check`` may ask of the force it judges (``army.constraints.Force``)."""
+
+    @property
+    def system(self) -> RuleSet: ...
+
+    @property
+    def entries(self) -> Sequence[ForceEntry]: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def limit(self) -> int | None: ...
+
+    def size(self, unit: Unit) -> int:
+        """How many models one copy of ``unit`` is."""
+        ...
+
+    def all_models(self) -> int:
+        """How many models the whole force has."""
+        ...
+
+    def members(self, group: Group | None) -> Sequence[tuple[ForceEntry, int]]:
+        """The entries with models in ``group`` and how many each has (every model if no group)."""
+        ...
 
 
 @record
@@ -109,18 +174,21 @@ class Linear:
 class LinearForm(Protocol):
     """What a kind's ``encode`` may ask of the doctor's integer program (``doctor/program.py``)."""
 
-    system: "System"
-    limit: int | None
+    @property
+    def system(self) -> RuleSet: ...
+
+    @property
+    def limit(self) -> int | None: ...
 
     def total(self) -> Linear:
         """The force's total cost (points or figures)."""
         ...
 
-    def models(self, group: "Group | None") -> Linear:
+    def models(self, group: Group | None) -> Linear:
         """How many models of ``group`` (every model for ``None``), as the checks count them."""
         ...
 
-    def columns(self) -> Iterable[tuple["Unit", int, Linear]]:
+    def columns(self) -> Iterable[tuple[Unit, int, Linear]]:
         """Each unit profile the program may field: the unit, its models per copy, its copies."""
         ...
 
@@ -140,13 +208,13 @@ class LinearForm(Protocol):
 class Definition(Protocol):
     """How a kind reports what it names that its rule set lacks (``catalog.check_system``)."""
 
-    def need_stat(self, path: Path, key: str | None, kinds: tuple[str, ...]) -> None: ...
+    def need_stat(self, path: Location, key: str | None, kinds: tuple[str, ...]) -> None: ...
 
-    def need_values(self, path: Path, key: str | None, values: Iterable[str]) -> None: ...
+    def need_values(self, path: Location, key: str | None, values: Iterable[str]) -> None: ...
 
-    def need_group(self, path: Path, name: str | None) -> None: ...
+    def need_group(self, path: Location, name: str | None) -> None: ...
 
-    def error(self, path: Path, message: str) -> None: ...
+    def error(self, path: Location, message: str) -> None: ...
 
 
 @record
@@ -159,11 +227,11 @@ class ForceRule(Record):
     source: str = doc("where the source text (or a ruling) gives it", default="")
     severity: Severity = doc("'error' (the list is not legal) or 'warning' (advice)", default="error")
 
-    def definition_errors(self, d: "SystemFile", where: Path, need: Definition) -> None:
+    def definition_errors(self, d: RuleSetFile, where: Location, need: Definition) -> None:
         """Report what this rule names that ``d`` does not have (a group is checked for every kind)."""
         need.need_group((*where, "of"), getattr(self, "of", None))
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         """The problems ``force`` has with this rule, in the game's words."""
         raise NotImplementedError(f"{type(self).__name__} has no check")
 
@@ -171,7 +239,7 @@ class ForceRule(Record):
         """This rule on the rules card: its own words (data), where it comes from, how serious."""
         return CardLine(rule=self.rule, source=self.source, severity=self.severity)
 
-    def judges_stat(self, d: "SystemFile", key: str) -> bool:
+    def judges_stat(self, d: RuleSetFile, key: str) -> bool:
         """Whether this rule judges the stat ``key`` of a unit (the editor schema lists it there)."""
         return False
 
@@ -191,7 +259,7 @@ class ForceRule(Record):
         )
 
 
-def noun(system: "System", group: "Group | None", n: int) -> str:
+def noun(system: RuleSet, group: Group | None, n: int) -> str:
     """'fighters', 'basic fighter', 'leaders': the words for ``n`` members of a group."""
     words = system.definition.model.of(n)
     if group is None:
@@ -201,17 +269,17 @@ def noun(system: "System", group: "Group | None", n: int) -> str:
     return f"{group.label} {words}"
 
 
-def contributors(members: "list[tuple[Entry, int]]") -> str:
+def contributors(members: Sequence[tuple[ForceEntry, int]]) -> str:
     parts = [f"{e.unit.name} ×{n}" if n != 1 else e.unit.name for e, n in members[:6]]
     if len(members) > 6:
         parts.append(f"and {len(members) - 6} more")
     return ", ".join(parts)
 
 
-def entry_labels(members: "list[tuple[Entry, int]]") -> str:
+def entry_labels(members: Sequence[tuple[ForceEntry, int]]) -> str:
     return ", ".join(e.label for e, _ in members)
 
 
-def group_of(system: "System", rule: Any) -> "Group | None":
+def group_of(system: RuleSet, rule: Any) -> Group | None:
     name = getattr(rule, "of", None)
     return system.definition.groups[name] if name else None

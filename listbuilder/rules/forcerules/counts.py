@@ -4,25 +4,23 @@ Each checks the force as the validator reports it and writes itself as linear ro
 list doctor (``base.py`` says what a kind carries).
 """
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from listbuilder.errors import Location
 from listbuilder.record import record
 from listbuilder.rules.forcerules.base import (
     Definition,
+    Force,
     ForceRule,
     LinearForm,
-    Path,
     Problem,
+    RuleSetFile,
     contributors,
     entry_labels,
     group_of,
     noun,
 )
 from listbuilder.rules.schema import doc
-
-if TYPE_CHECKING:
-    from listbuilder.army.constraints import Force
-    from listbuilder.rules.formats import SystemFile
 
 
 @record
@@ -31,7 +29,7 @@ class Limit(ForceRule):
 
     kind: Literal["limit"] = doc("'limit'")
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         if force.limit is None or force.total <= force.limit:
             return []
         measure = force.system.measure
@@ -53,7 +51,7 @@ class AtMost(ForceRule):
     count: int = doc("the largest number allowed")
     of: str | None = doc("a group name; leave out to count every model", default=None)
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         group = group_of(force.system, self)
         members = force.members(group)
         n = sum(c for _, c in members)
@@ -83,7 +81,7 @@ class AtLeast(ForceRule):
     count: int = doc("the smallest number allowed")
     of: str | None = doc("a group name; leave out to count every model", default=None)
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         group = group_of(force.system, self)
         n = sum(c for _, c in force.members(group))
         if n >= self.count:
@@ -106,7 +104,7 @@ class Exactly(ForceRule):
     count: int = doc("the number required")
     of: str | None = doc("a group name; leave out to count every model", default=None)
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         group = group_of(force.system, self)
         members = force.members(group)
         n = sum(c for _, c in members)
@@ -143,12 +141,12 @@ class AtLeastShare(ForceRule):
     numerator: int = doc("the share's numerator: 1 for one half")
     denominator: int = doc("the share's denominator: 2 for one half")
 
-    def definition_errors(self, d: "SystemFile", where: Path, need: Definition) -> None:
+    def definition_errors(self, d: RuleSetFile, where: Location, need: Definition) -> None:
         super().definition_errors(d, where, need)
         if not 0 < self.numerator <= self.denominator:
             need.error(where, "the share must be a fraction between 0 and 1")
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         group = group_of(force.system, self)
         total = force.all_models()
         n = sum(c for _, c in force.members(group))
@@ -179,7 +177,7 @@ class AtMostPer(ForceRule):
     rounding: Literal["down", "up"] = doc("'down': 19 models allow 1 per 10; 'up': they allow 2")
     count: int = doc("how many each 'per' models allow", default=1)
 
-    def definition_errors(self, d: "SystemFile", where: Path, need: Definition) -> None:
+    def definition_errors(self, d: RuleSetFile, where: Location, need: Definition) -> None:
         super().definition_errors(d, where, need)
         if self.per < 1:
             need.error((*where, "per"), "'per' must be at least 1")
@@ -188,7 +186,7 @@ class AtMostPer(ForceRule):
         steps = models // self.per if self.rounding == "down" else -(-models // self.per)
         return steps * self.count
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         group = group_of(force.system, self)
         total = force.all_models()
         members = force.members(group)

@@ -5,34 +5,31 @@ list around it. For the list doctor each gives the nearest values that would obe
 (``nearest``) and, as its linear form, forbids fielding a profile that breaks it.
 """
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from listbuilder.errors import Location
 from listbuilder.record import record
-from listbuilder.rules.forcerules.base import Definition, ForceRule, LinearForm, Path, Problem
+from listbuilder.rules.forcerules.base import Definition, Force, ForceRule, LinearForm, Problem, RuleSet, RuleSetFile
 from listbuilder.rules.loadout import names
+from listbuilder.rules.profiles import Unit
 from listbuilder.rules.schema import doc
-
-if TYPE_CHECKING:
-    from listbuilder.army.constraints import Force
-    from listbuilder.rules.catalog import System
-    from listbuilder.rules.formats import SystemFile, Unit
 
 
 @record
 class UnitRule(ForceRule):
     """A rule every unit profile of a force must obey on its own."""
 
-    def unit_problems(self, system: "System", unit: "Unit", size: int, entry: str | None = None) -> list[Problem]:
+    def unit_problems(self, system: RuleSet, unit: Unit, size: int, entry: str | None = None) -> list[Problem]:
         """The problems of one profile of ``size`` models."""
         raise NotImplementedError(f"{type(self).__name__} has no unit check")
 
-    def check(self, force: "Force") -> list[Problem]:
+    def check(self, force: Force) -> list[Problem]:
         out: list[Problem] = []
         for e in force.entries:
             out += self.unit_problems(force.system, e.unit, force.size(e.unit), e.label)
         return out
 
-    def nearest(self, system: "System", unit: "Unit", size: int) -> dict[str, tuple[Any, ...]]:
+    def nearest(self, system: RuleSet, unit: Unit, size: int) -> dict[str, tuple[Any, ...]]:
         """For a profile that breaks this rule: per stat, the nearest values that obey it."""
         return {}
 
@@ -68,15 +65,15 @@ class StatRange(UnitRule):
     maximum: int | None = doc("the largest value allowed", default=None)
     step: int | None = doc("values must be multiples of this", default=None)
 
-    def definition_errors(self, d: "SystemFile", where: Path, need: Definition) -> None:
+    def definition_errors(self, d: RuleSetFile, where: Location, need: Definition) -> None:
         need.need_stat((*where, "stat"), self.stat, ("number",))
         if self.step is not None and self.step < 1:
             need.error((*where, "step"), "'step' must be at least 1")
 
-    def judges_stat(self, d: "SystemFile", key: str) -> bool:
+    def judges_stat(self, d: RuleSetFile, key: str) -> bool:
         return key == self.stat
 
-    def unit_problems(self, system: "System", unit: "Unit", size: int, entry: str | None = None) -> list[Problem]:
+    def unit_problems(self, system: RuleSet, unit: Unit, size: int, entry: str | None = None) -> list[Problem]:
         stat = system.definition.stats[self.stat]
         value = unit.stats.get(self.stat)
         if not isinstance(value, int):
@@ -98,7 +95,7 @@ class StatRange(UnitRule):
             ]
         return []
 
-    def nearest(self, system: "System", unit: "Unit", size: int) -> dict[str, tuple[Any, ...]]:
+    def nearest(self, system: RuleSet, unit: Unit, size: int) -> dict[str, tuple[Any, ...]]:
         value = unit.stats.get(self.stat)
         if not isinstance(value, int):
             return {}
@@ -113,14 +110,14 @@ class Exclusive(UnitRule):
     stat: str = doc("the 'choices' stat checked")
     values: tuple[str, ...] = doc("values that exclude each other")
 
-    def definition_errors(self, d: "SystemFile", where: Path, need: Definition) -> None:
+    def definition_errors(self, d: RuleSetFile, where: Location, need: Definition) -> None:
         need.need_stat((*where, "stat"), self.stat, ("choices",))
         need.need_values((*where, "values"), self.stat, self.values)
 
-    def judges_stat(self, d: "SystemFile", key: str) -> bool:
+    def judges_stat(self, d: RuleSetFile, key: str) -> bool:
         return key == self.stat
 
-    def unit_problems(self, system: "System", unit: "Unit", size: int, entry: str | None = None) -> list[Problem]:
+    def unit_problems(self, system: RuleSet, unit: Unit, size: int, entry: str | None = None) -> list[Problem]:
         value = names(unit.stats.get(self.stat, ()))
         both = [v for v in self.values if v in value]
         if len(both) <= 1:
@@ -129,7 +126,7 @@ class Exclusive(UnitRule):
         message = f"has {' and '.join(both)} among its {label.lower()}; at most one of them is allowed"
         return [self.problem(message, entry)]
 
-    def nearest(self, system: "System", unit: "Unit", size: int) -> dict[str, tuple[Any, ...]]:
+    def nearest(self, system: RuleSet, unit: Unit, size: int) -> dict[str, tuple[Any, ...]]:
         # Keep one of the clashing values and drop the others: the fewest values removed.
         value = tuple(unit.stats.get(self.stat, ()))
         clashing = [v for v in self.values if v in names(value)]
@@ -151,10 +148,10 @@ class UnitSize(UnitRule):
     minimum: int | None = doc("the fewest models in a unit", default=None)
     maximum: int | None = doc("the most models in a unit", default=None)
 
-    def judges_stat(self, d: "SystemFile", key: str) -> bool:
+    def judges_stat(self, d: RuleSetFile, key: str) -> bool:
         return key == d.figures_stat
 
-    def unit_problems(self, system: "System", unit: "Unit", size: int, entry: str | None = None) -> list[Problem]:
+    def unit_problems(self, system: RuleSet, unit: Unit, size: int, entry: str | None = None) -> list[Problem]:
         low, high = self.minimum, self.maximum
         span = (
             f"{low} to {high}"
@@ -168,7 +165,7 @@ class UnitSize(UnitRule):
             return [self.problem(f"{size} {plural} is {size - high} above the {span} a unit should have", entry)]
         return []
 
-    def nearest(self, system: "System", unit: "Unit", size: int) -> dict[str, tuple[Any, ...]]:
+    def nearest(self, system: RuleSet, unit: Unit, size: int) -> dict[str, tuple[Any, ...]]:
         key = system.definition.figures_stat
         if key is None:  # units of one model: no statline makes them bigger
             return {}

@@ -1,0 +1,145 @@
+"""What the web builder's pages share: the site (folder, catalogs, token), reading a posted form,
+redirects, downloads, error pages, and running a library call off the event loop.
+
+``app.py`` builds the routes from the handler modules (``lists``, ``builder``, ``sheets``); each of
+those imports these helpers, never the app, so the app and its handlers form no circle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from listbuilder import api
+from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.security import MAX_BODY, token_matches
+
+STATIC = Path(__file__).parent / "static"
+EXPORTS = {"text": ("txt", "text/plain"), "markdown": ("md", "text/markdown"), "json": ("json", "application/json")}
+
+
+class Site:
+    """What every request of one server shares: the folder, the catalogs, the token, the options."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        read_only: bool,
+        catalog_dirs: Sequence[Path] | None,
+        templates: Path | None,
+        token: str,
+    ) -> None:
+        self.folder = folder
+        self.read_only = read_only
+        self.catalogs = api.open_catalogs(catalog_dirs)
+        self.templates = templates
+        self.token = token
+
+    def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
+        """Render ``web/NAME`` with what every page needs (the token, read-only, the folder)."""
+        base = {
+            "token": self.token,
+            "read_only": self.read_only,
+            "folder_name": self.folder.name or str(self.folder),
+            "notice": request.query_params.get("done", ""),
+            "error": None,
+            "conflict": False,
+        }
+        html = api.render_page(f"web/{name}", {**base, **context}, self.templates)
+        return Response(html, status_code=status, media_type="text/html; charset=utf-8")
+
+
+Endpoint = Callable[[Request], Any]
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
+
+
+async def form_of(request: Request, site: Site) -> Mapping[str, list[str]]:
+    """The posted form, each field a list of values; refuses a write without this server's token."""
+    form = await request.form(max_files=0, max_fields=2000, max_part_size=MAX_BODY)
+    fields: dict[str, list[str]] = {}
+    for key, value in form.multi_items():
+        if isinstance(value, str):
+            fields.setdefault(key, []).append(value)
+    if not token_matches((fields.get("token") or [""])[-1], site.token):
+        raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
+    if site.read_only:
+        raise Refused(403, "This folder is served read-only: nothing can be changed.")
+    return fields
+
+
+def one(fields: Mapping[str, list[str]], key: str, default: str | None = None) -> str | None:
+    values = fields.get(key)
+    return values[-1] if values else default
+
+
+def number(value: str | None, what: str) -> int | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(f"{what} must be a whole number, found '{value}'") from None
+
+
+class Refused(Exception):
+    """A request that is refused outright (no token, read-only), with its status and reason."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def redirect(url: str, done: str = "", at: int | None = None) -> RedirectResponse:
+    """303 to ``url``, saying what was done and (``at``) which entry it changed."""
+    query = {"done": done} if done else {}
+    if at is not None:
+        query["at"] = str(at)
+    return RedirectResponse(
+        url + (f"?{urlencode(query)}#entry-{at}" if at is not None else f"?{urlencode(query)}" if query else ""),
+        status_code=303,
+    )
+
+
+def list_url(file: str) -> str:
+    return f"/list/{quote(file)}"
+
+
+def attachment(data: bytes, media_type: str, filename: str) -> Response:
+    """``data`` as a download named ``filename`` (in any script: RFC 6266's UTF-8 form, with an
+    ASCII name beside it for old clients)."""
+    ascii_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in filename) or "download"
+    header = f'attachment; filename="{ascii_name}"'
+    if ascii_name != filename:
+        header += f"; filename*=UTF-8''{quote(filename, safe='')}"
+    return Response(data, media_type=media_type, headers={"content-disposition": header})
+
+
+def error_message(exc: ListbuilderError) -> str:
+    return exc.render().replace(str(exc.file) + ": ", "", 1) if exc.file else exc.render()
+
+
+def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
+    """The page for a list (or rule set) that cannot be shown: 404 if there is none by that name."""
+    status = 404 if "no such" in exc.summary or "not a list file" in exc.summary else 400
+    return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
+
+
+async def blocking(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a library call that reads or writes files off the event loop.
+
+    On asyncio's own thread pool: Starlette's ``run_in_threadpool`` would load anyio's asyncio
+    backend on the first page (about a tenth of ``serve``'s start-up) for the same threads."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(None, functools.partial(fn, *args, **kwargs))
