@@ -89,6 +89,7 @@ def test_points_json_lists_each_entry(cli):
         "unit": "Hunter",
         "count": 2,
         "leader": False,
+        "leaders": 0,
         "custom": False,
         "each": 10,
         "cost": 20,

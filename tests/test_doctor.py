@@ -102,7 +102,8 @@ def test_apply_writes_a_repaired_statline_and_a_leader(cli, tmp_path, write_list
     assert cli("validate", path).exit_code == 0
     leaderless = write_list("system: deathmelt\nname: L\nfigures: 10\nunits:\n  - unit: Colony Militia\n    count: 6\n")
     assert cli("fix", leaderless, "--apply").exit_code == 0
-    assert "leader: true" in leaderless.read_text() and cli("validate", leaderless).exit_code == 0
+    # deathmelt's one Leader (source 000, line 25): one of the six is made the leader, none added
+    assert "    count: 6\n    leaders: 1\n" in leaderless.read_text() and cli("validate", leaderless).exit_code == 0
 
 
 def test_output_leaves_the_input_alone(cli, tmp_path):
@@ -299,14 +300,15 @@ def test_a_limit_below_the_cheapest_unit_is_said_to_be_why(cli, write_list):
 
 
 def test_a_third_answer_is_found_where_presolve_says_there_is_none():
-    # Found by test_doctor_optimal's property test: HiGHS's presolve (highspy 1.16) calls the
-    # program for the third answer infeasible, though "+1 Medieval Knight" (or "+1 WW2 Officer")
-    # after dropping the three leaders is legal. Speed-range-power's worked examples (source 003,
-    # lines 47-50): Officer 22, Tank 81, Knight 22 points; four models allow no leader (line 35).
+    # Found by test_doctor_optimal's property test: HiGHS's presolve (highspy 1.16) called the
+    # program for the third answer infeasible, though one existed. Speed-range-power's worked
+    # examples (source 003, lines 47-50): Officer 22, Tank 81, Knight 22 points; four models allow
+    # no leader (line 35), so the three leaders are unmarked (no model removed) or removed.
     text = (
         "system: speed-range-power\nname: Drawn\npoints: 147\nunits:\n"
         "  - unit: Medieval Knight\n    leader: true\n  - unit: T34 Tank\n  - unit: WW2 Officer\n    count: 2\n"
     )
     answer = api.fix_text(text, api.open_catalogs())
     got = [(s.models_changed, s.report.total) for s in answer.suggestions]
-    assert got == [(3, 81), (4, 111), (4, 103)]
+    assert got == [(0, 147), (1, 125), (1, 125)]
+    assert answer.suggestions[0].text().startswith("Medieval Knight: unmark the leader, WW2 Officer: unmark 2 leaders")

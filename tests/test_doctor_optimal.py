@@ -61,7 +61,7 @@ def assert_fix_is_optimal(army: ArmyList, system) -> None:  # type: ignore[no-un
         assert s.report.legal(), s.text()
     assert len({s.steps for s in answer.suggestions}) == len(answer.suggestions)  # all different
     aim = _aim(army, system)
-    mine = [(s.models_changed, abs(aim - s.report.total), s.nearness) for s in answer.suggestions]
+    mine = [(s.models_changed, s.touched, abs(aim - s.report.total), s.nearness) for s in answer.suggestions]
     assert mine == sorted(mine)
     # Every list with no more changes than the doctor's last answer, best first.
     oracle = fix_keys(army, system, slots, mine[-1][0])
@@ -77,7 +77,7 @@ def assert_fill_is_optimal(army: ArmyList, system, target: int, faction: str | N
         return
     slots = fill_slots(army, system, faction)
     oracle = [k for k in fill_keys(army, system, slots, target) if k[1]]  # adding nothing is no answer
-    mine = [(target - s.report.total, s.models_changed) for s in answer.suggestions]
+    mine = [(target - s.report.total, s.models_changed, s.touched) for s in answer.suggestions]
     for s in answer.suggestions:
         assert s.report.legal() and s.report.total <= target and all(c.delta > 0 for c in s.changes)
     assert mine == oracle[:3]
@@ -97,10 +97,10 @@ def lists(catalogs: Catalogs, system_id: str, limit_slack: tuple[int, int]):  # 
         picked = draw(st.lists(st.sampled_from(units), min_size=1, max_size=3, unique_by=lambda u: u.name))
         entries = []
         for u in picked:
-            leader = draw(st.booleans()) if draw(st.integers(0, 3)) == 0 else u.leader
-            entries.append(
-                Entry(index=len(entries), unit=u, count=draw(st.integers(1, 3)), leader=leader, custom=False)
-            )
+            count = draw(st.integers(1, 3))
+            # mostly as the catalog says; now and then every copy, none, or some of them leaders
+            leaders = draw(st.integers(0, count)) if draw(st.integers(0, 3)) == 0 else count * u.leader
+            entries.append(Entry(index=len(entries), unit=u, count=count, leaders=leaders, custom=False))
         army = ArmyList(system=system_id, name="Drawn", limit=None, entries=tuple(entries))
         total = build_report(army, system).total
         low, high = limit_slack

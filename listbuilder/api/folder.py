@@ -24,8 +24,8 @@ from listbuilder.errors import ConflictError, ErrorDetail, InputError, Listbuild
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 
-Change = Literal["add", "remove", "count", "leader", "set", "custom"]
-CHANGES: tuple[str, ...] = ("add", "remove", "count", "leader", "set", "custom", "fix", "fill")
+Change = Literal["add", "remove", "count", "leader", "leaders", "set", "custom"]
+CHANGES: tuple[str, ...] = ("add", "remove", "count", "leader", "leaders", "set", "custom", "fix", "fill")
 ASKS: tuple[str, ...] = ("fix", "fill")
 ENTRY_LABEL = re.compile(r"units\[(\d+)\]")
 
@@ -37,12 +37,13 @@ class EntryRow(Record):
     index: int
     name: str
     count: int
-    leader: bool
+    leader: bool  # every model of the entry is a leader
     custom: bool
     stats: str
     each: int
     cost: int
     problems: tuple[Problem, ...]
+    leaders: int = 0  # how many of its ``count`` models are leaders
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -50,6 +51,7 @@ class EntryRow(Record):
             "unit": self.name,
             "count": self.count,
             "leader": self.leader,
+            "leaders": self.leaders,
             "custom": self.custom,
             "stats": self.stats,
             "each": self.each,
@@ -156,6 +158,7 @@ def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
             name=ln.entry.unit.name,
             count=ln.entry.count,
             leader=ln.entry.leader,
+            leaders=ln.entry.leaders,
             custom=ln.entry.custom,
             stats=stats_line(system, ln.entry.unit),
             each=ln.unit_cost,
@@ -220,12 +223,14 @@ def change_list(
     stats: dict[str, object] | None = None,
     suggestion: int | None = None,
     expect: str | None = None,
+    leaders: int | None = None,
 ) -> Changed:
     """Change one list of ``folder`` and keep the change as an undo step.
 
     ``change`` is one of: ``add`` (``unit``, ``count`` models, default 1), ``remove`` (every entry
     of ``unit``, or ``count`` models of it), ``count`` (entry ``index`` gets ``count`` models; 0
-    removes it), ``leader`` (entry ``index`` is a leader or not), ``set`` (``key`` name or the
+    removes it), ``leader`` (every model of entry ``index`` is a leader, or none), ``leaders``
+    (``leaders`` of entry ``index``'s models are leaders, 0 to its count), ``set`` (``key`` name or the
     limit, to ``value``), ``custom`` (a custom unit of ``stats``, ``count`` copies), ``fix`` or
     ``fill`` (carry out the list doctor's ``suggestion``, numbered from 0, as ``ask_doctor`` gives
     them for this version of the list). ``expect``: the version the caller saw; if the file is not
@@ -239,6 +244,7 @@ def change_list(
         "remove": ("unit",),
         "count": ("index", "count"),
         "leader": ("index", "leader"),
+        "leaders": ("index", "leaders"),
         "set": ("key", "value"),
         "custom": ("stats",),
         "fix": ("suggestion",),
@@ -249,6 +255,7 @@ def change_list(
         "index": index,
         "count": count,
         "leader": leader,
+        "leaders": leaders,
         "key": key,
         "value": value,
         "stats": stats,
@@ -265,7 +272,7 @@ def change_list(
         if expect is not None and lists.version_of(text) != expect:
             raise _changed_since(path)
         results.append(
-            _edit_text(text, path, catalogs, change, unit, index, count, leader, key, value, stats, suggestion)
+            _edit_text(text, path, catalogs, change, unit, index, count, leader, key, value, stats, suggestion, leaders)
         )
         return results[-1][0].text.removeprefix("\ufeff")
 
@@ -290,6 +297,7 @@ def _edit_text(
     value: str | None,
     stats: dict[str, object] | None,
     suggestion: int | None,
+    leaders: int | None = None,
 ) -> tuple[Any, str]:
     """The edit ``change`` of a list's text (nothing written), and what it did in words."""
     from listbuilder.api.editing import add_to_text, remove_from_text, set_in_text
@@ -310,6 +318,11 @@ def _edit_text(
         assert index is not None and leader is not None
         result = entryedit.set_entry_leader(text, catalogs, index, leader, source=path)
         return result, f"{_entry_name(text, path, catalogs, index)} {'is now' if leader else 'is no longer'} a leader"
+    if change == "leaders":
+        assert index is not None and leaders is not None
+        result = entryedit.set_entry_leaders(text, catalogs, index, leaders, source=path)
+        word = "leader" if leaders == 1 else "leaders"
+        return result, f"{_entry_name(text, path, catalogs, index)}: {leaders} {word} now"
     if change == "set":
         return set_in_text(text, catalogs, str(key), str(value), source=path), f"{key} set to {value}"
     if change == "custom":

@@ -17,7 +17,7 @@ from listbuilder.rules.formats import ArmyList
 from listbuilder.rules.statline import stats_text
 
 EMPTY_RULE = "A force needs at least one model to take the table."
-LEADER_RULE = "'leader: true' marks a leader only in rule sets whose force rules count leaders."
+LEADER_RULE = "'leader: true' and 'leaders: N' mark leaders only in rule sets whose force rules count leaders."
 SHADOW_RULE = "A custom unit with a catalog unit's name is costed by its own stats, not the catalog's."
 
 
@@ -41,10 +41,11 @@ def advice(army: ArmyList, system: System, leader_systems: Callable[[], Sequence
         )
     if not has_leaders(system):
         for e in army.entries:
-            if e.leader:
+            if e.leaders:
                 others = list(leader_systems() if leader_systems else ())
                 where = f"; rule sets with leaders: {', '.join(others)}" if others else ""
-                message = f"{system.id} has no leaders, so 'leader: true' changes nothing{where}"
+                said = "'leader: true'" if e.leader else f"'leaders: {e.leaders}'"
+                message = f"{system.id} has no leaders, so {said} changes nothing{where}"
                 out.append(
                     Problem(severity="warning", rule_id="no-leaders", rule=LEADER_RULE, message=message, entry=e.label)
                 )

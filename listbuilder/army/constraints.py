@@ -46,16 +46,19 @@ class Force(Record):
         return out
 
     def count_in(self, group: Group | None, e: Entry) -> int:
-        return e.count * per_copy(self.system, group, e.unit, e.leader)
+        if group is not None and group.leader is not None:
+            # Each leader copy is one leader ('leaders: N' of the entry's copies; all for 'leader: true').
+            return e.leaders if group.leader else e.count - e.leaders
+        return e.count * per_copy(self.system, group, e.unit)
 
 
-def per_copy(system: System, group: Group | None, unit: Unit, leader: bool) -> int:
-    """How many members of ``group`` one copy of ``unit`` (a leader or not) brings."""
+def per_copy(system: System, group: Group | None, unit: Unit) -> int:
+    """How many members of ``group`` (a group chosen by stat, or every model) one copy of ``unit`` brings.
+
+    A group chosen by ``leader`` counts an entry's leader copies instead (``Force.count_in``)."""
     if group is None:
         return figures_in(system, unit)
-    if group.leader is not None:
-        # 'leader: true' makes each of the entry's copies a leader.
-        return 1 if leader == group.leader else 0
+    assert group.leader is None, "leaders are counted per entry, not per copy"
     values = names(unit.stats.get(group.stat or ""))  # a list stat's items, or one choice
     return figures_in(system, unit) if any(v in group.any_of for v in values) else 0
 

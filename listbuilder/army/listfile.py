@@ -28,6 +28,7 @@ from listbuilder.rules.listformat import (
     CATALOG_ENTRY_KEYS,
     COUNT,
     ENTRY_LEADER,
+    ENTRY_LEADERS,
     INVALID,
     LIMIT_KEY,
     NAME,
@@ -130,16 +131,21 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
         )
         return None
     count = read_key(COUNT, item, doc, path, errors)
+    leaders = read_key(ENTRY_LEADERS, item, doc, path, errors)
     if "name" in item:
+        entry_keys = (COUNT.key, ENTRY_LEADERS.key)
         unit, unit_errors = system.read_unit(
-            {k: v for k, v in item.items() if k != COUNT.key}, doc, path, extra_keys=(COUNT.key,)
+            {k: v for k, v in item.items() if k not in entry_keys}, doc, path, extra_keys=entry_keys
         )
         errors += unit_errors
-        if unit is None or count is INVALID:
+        if unit is None or count is INVALID or leaders is INVALID:
             return None
-        return Entry(index=i, unit=unit, count=count, leader=unit.leader, custom=True)
+        chosen = _leaders(item, count, unit.leader, leaders, doc, path, errors)
+        if chosen is None:
+            return None
+        return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=True)
     leader = read_key(ENTRY_LEADER, item, doc, path, errors)
-    if leader is INVALID:
+    if leader is INVALID or leaders is INVALID:
         return None
     allowed = ENTRY_KEY_NAMES
     bad = [k for k in item if k not in allowed]
@@ -162,5 +168,42 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     if bad or count is INVALID:
         return None
     # 'leader:' on the entry overrides the catalog: take a leader profile as a plain figure, or the reverse.
-    chosen = leader if leader is not None else unit.leader
-    return Entry(index=i, unit=unit, count=count, leader=chosen, custom=False)
+    chosen = _leaders(item, count, leader if leader is not None else unit.leader, leaders, doc, path, errors)
+    if chosen is None:
+        return None
+    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False)
+
+
+def _leaders(
+    item: dict[str, Any],
+    count: int,
+    every: bool,
+    leaders: int | None,
+    doc: Document,
+    path: tuple[str | int, ...],
+    errors: list[ErrorDetail],
+) -> int | None:
+    """How many of an entry's ``count`` copies are leaders: ``leaders: N`` if written (0 to the
+    count), else all of them or none (``every``: 'leader: true', or the catalog's profile)."""
+    if leaders is None:
+        return count if every else 0
+    if ENTRY_LEADER.key in item:
+        errors.append(
+            doc.detail(
+                (*path, ENTRY_LEADERS.key),
+                "an entry has both 'leader' and 'leaders'",
+                "keep 'leaders: N' (how many are leaders) and delete the 'leader:' line",
+                key=True,
+            )
+        )
+        return None
+    if leaders > count:
+        errors.append(
+            doc.detail(
+                (*path, ENTRY_LEADERS.key),
+                f"leaders is {leaders:,}, more than the entry's count of {count:,}",
+                f"write 'leaders:' from 0 to {count:,}, or raise 'count:' to {leaders:,}",
+            )
+        )
+        return None
+    return leaders

@@ -31,9 +31,13 @@ def amount(n: int | None, measure: Noun) -> str:
     return f"{n:,} {measure.of(n)}"
 
 
-def leader_tag(system: System) -> str:
-    """`` (leader)``, in the rule set's word, after a leader's name."""
-    return f" ({system.definition.leader.singular})"
+def leader_tag(system: System, count: int = 1, leaders: int = 1) -> str:
+    """`` (leader)`` after an entry's name when its models lead, in the rule set's word;
+    `` (1 leader)``, `` (2 leaders)`` when ``leaders`` of its ``count`` do."""
+    noun = system.definition.leader
+    if leaders == count:
+        return f" ({noun.singular})"
+    return f" ({leaders:,} {noun.of(leaders)})"
 
 
 def total_text(report: Report, say_no_limit: bool = False) -> str:

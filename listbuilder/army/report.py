@@ -81,6 +81,7 @@ class Report(Record):
                     "unit": ln.entry.unit.name,
                     "count": ln.entry.count,
                     "leader": ln.entry.leader,
+                    "leaders": ln.entry.leaders,
                     "custom": ln.entry.custom,
                     "each": ln.unit_cost,
                     "cost": ln.cost,

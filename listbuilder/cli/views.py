@@ -89,7 +89,8 @@ def points(report: Report, strict: bool = False) -> str:
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
         e = line.entry
-        name = e.unit.name + (api.leader_tag(report.system) if e.leader else "") + (" (custom)" if e.custom else "")
+        lead = api.leader_tag(report.system, e.count, e.leaders) if e.leaders else ""
+        name = e.unit.name + lead + (" (custom)" if e.custom else "")
         rows.append([str(e.index + 1), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])

@@ -15,32 +15,35 @@ from listbuilder.rules.formats import Noun
 class Step(Record):
     """One edit of the list file that carries out a suggestion (``share/editing.apply_steps``).
 
-    ``count``: entry ``index`` gets ``count`` copies (0 deletes it); ``add``: a new entry of the
-    catalog unit ``unit``, ``count`` copies, taken as a leader or not (``leader``, when it
-    differs from the catalog); ``stat``: stat ``key`` of custom entry ``index`` becomes ``value``.
+    ``count``: entry ``index`` gets ``count`` copies (0 deletes it); ``leaders``: ``count`` of
+    entry ``index``'s copies are its leaders; ``add``: a new entry of the catalog unit ``unit``,
+    ``count`` copies, ``leaders`` of them leaders (``None``: as the catalog says); ``stat``: stat
+    ``key`` of custom entry ``index`` becomes ``value``.
     """
 
-    kind: Literal["count", "add", "stat"]
+    kind: Literal["count", "leaders", "add", "stat"]
     index: int = -1
     count: int = 0
     unit: str = ""
-    leader: bool | None = None
+    leaders: int | None = None
     key: str = ""
     value: Any = None
 
 
 @record
 class Change(Record):
-    """One change a suggestion makes, in game words: ``-1 Grave Digger``, ``Scout: Speed 7" → 6"``."""
+    """One change a suggestion makes, in game words: ``-1 Grave Digger``, ``Scout: Speed 7" → 6"``,
+    ``Colonial Marine: unmark 4 leaders``."""
 
     unit: str
     delta: int  # copies of this profile added (positive) or removed (negative)
-    leader: bool
     measure: Noun  # what a cost is counted in: point/points
     models: int = 0  # the models those copies are (a unit of 12 figures is 12), signed likewise
     stats: tuple[StatChange, ...] = ()
     cost_change: int = 0  # per copy, for a statline change
-    leader_word: str = ""
+    leaders: int = 0  # change in how many of its copies are leaders, signed like delta
+    leaders_after: int = 0  # how many are leaders after the change
+    leader: Noun | None = None  # the rule set's word for a leader, where leaders are counted
     model_word: str = ""  # 'figures': named when a copy is more than one model
 
     def statline(self) -> str:
@@ -53,19 +56,47 @@ class Change(Record):
         return f"{', '.join(c.text() for c in self.stats)} ({cost})"
 
     def text(self) -> str:
-        name = self.unit + (f" ({self.leader_word})" if self.leader and self.leader_word else "")
         parts = []
         if self.stats:
-            parts.append(f"{name}: {self.statline()}")
-        if self.delta:
-            many = f" ({abs(self.models):,} {self.model_word})" if abs(self.models) != abs(self.delta) else ""
-            parts.append(f"{self.delta:+,} {name}{many}")
+            parts.append(f"{self.unit}: {self.statline()}")
+        lead, plain = (self.leaders, self.delta - self.leaders) if self.leader is not None else (0, self.delta)
+        if lead * plain < 0:  # copies kept but marked anew: fewer of one kind, more of the other
+            remarked = min(abs(lead), abs(plain))
+            parts.append(self._marks(remarked if lead > 0 else -remarked))
+            # What is left is the net change, all of one kind.
+            if abs(lead) > abs(plain):
+                lead, plain = lead - remarked if lead > 0 else lead + remarked, 0
+            else:
+                lead, plain = 0, plain - remarked if plain > 0 else plain + remarked
+        for n, is_leader in ((plain, False), (lead, True)):
+            if n:
+                parts.append(self._copies(n, is_leader))
         return ", ".join(parts)
+
+    def _copies(self, n: int, is_leader: bool) -> str:
+        """``+2 Hunter``, ``-1 Colonial Marine (leader)``, ``+1 Squad (12 figures)``."""
+        name = self.unit + (f" ({self.leader.singular})" if is_leader and self.leader is not None else "")
+        size = self.models // self.delta if self.delta else 1
+        many = f" ({abs(n * size):,} {self.model_word})" if size != 1 else ""
+        return f"{n:+,} {name}{many}"
+
+    def _marks(self, n: int) -> str:
+        """``Colonial Marine: make one a leader``, ``Colonial Marine: unmark the leader``."""
+        assert self.leader is not None
+        word = self.leader
+        if n > 0:
+            if n == 1:
+                return f"{self.unit}: make one a {word.singular}"
+            return f"{self.unit}: make {n:,} of them {word.plural}"
+        if n == -1 and self.leaders_after == 0 and self.leaders == -1:
+            return f"{self.unit}: unmark the {word.singular}"
+        return f"{self.unit}: unmark {'one' if n == -1 else f'{-n:,}'} {word.of(-n)}"
 
     def as_json(self) -> dict[str, Any]:
         return {
             "unit": self.unit,
-            "leader": self.leader,
+            "leaders": self.leaders,
+            "leaders_after": self.leaders_after,
             "change": self.delta,
             "models": self.models,
             "stats": [c.as_json() for c in self.stats],
@@ -83,6 +114,9 @@ class Suggestion(Record):
     steps: tuple[Step, ...]
     basis: str = ""  # a fingerprint of the list text it was made for: applying it elsewhere is refused
     nearness: int = 0  # the last tie-break: the ranks of the repaired statlines it uses (1 = nearest)
+    # Where leaders are counted, the tie-break after the models: fix, the copies added, removed or
+    # marked anew (a re-mark counts two); fill, the leaders it marks.
+    touched: int = 0
 
     @property
     def legal(self) -> bool:

@@ -47,6 +47,7 @@ class Program:
         slots: Sequence[Slot],
         highs: Sequence[Sequence[int]],
         lows: Sequence[Sequence[int]] | None = None,
+        leads: Sequence[tuple[int, int]] | None = None,
     ) -> None:
         self.system = system
         self.limit = limit
@@ -59,6 +60,11 @@ class Program:
         for i, bounds in enumerate(highs):
             floor = lows[i] if lows is not None else [0] * len(bounds)
             self.copies.append([self._new(low, high) for low, high in zip(floor, bounds, strict=True)])
+        # Where leaders are counted: one variable per slot, how many of its copies are leaders
+        # (the caller bounds it by the copies); ``None`` where no rule that must hold counts them.
+        self.leaders: list[int] | None = None
+        if leads is not None:
+            self.leaders = [self._new(low, high) for low, high in leads]
 
     def _new(self, low: int, high: int) -> int:
         self.low.append(low)
@@ -71,7 +77,18 @@ class Program:
         return self._sum(lambda slot, option: option.cost)
 
     def models(self, group: Group | None) -> Linear:
-        return self._sum(lambda slot, option: per_copy(self.system, group, option.unit, slot.leader))
+        if group is not None and group.leader is not None:
+            assert self.leaders is not None, "a rule counts leaders: the program has their variables"
+            leaders = Linear(dict.fromkeys(self.leaders, 1))
+            if group.leader:
+                return leaders
+            return Linear({v: 1 for variables in self.copies for v in variables}) - leaders
+        return self._sum(lambda slot, option: per_copy(self.system, group, option.unit))
+
+    def slot_leaders(self, i: int) -> Linear:
+        """How many of slot ``i``'s copies are leaders (its variable; only where leaders are counted)."""
+        assert self.leaders is not None
+        return Linear({self.leaders[i]: 1})
 
     def columns(self) -> Iterable[tuple[Unit, int, Linear]]:
         for slot, variables in zip(self.slots, self.copies, strict=True):

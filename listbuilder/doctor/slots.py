@@ -1,7 +1,7 @@
 """What the doctor may change: one slot per unit profile of the list or its factions' catalogs.
 
-A slot is a unit (catalog or custom), taken as a leader or not, with how many copies the list
-has now. Its options are the statlines its copies may have: the one written and, for a custom
+A slot is a unit (catalog or custom) with how many copies the list has now, and how many of
+them are leaders. Its options are the statlines its copies may have: the one written and, for a custom
 unit whose statline breaks a rule of its own (Speed 7, Attacker with Defender), the nearest
 legal statlines (``repairs``), each with its cost change.
 """
@@ -57,10 +57,10 @@ class Slot(Record):
     """A unit profile the doctor may field, with the copies the list has of it now."""
 
     name: str
-    leader: bool
     custom: bool
     current: int
     options: tuple[Option, ...]
+    leaders: int = 0  # how many of the ``current`` copies are leaders
     entries: tuple[int, ...] = ()  # the list entries (indices) that hold it, in order
     faction: str | None = None
     fixed: bool = False  # fill may not add to it (it is outside the faction asked for)
@@ -70,34 +70,39 @@ class Slot(Record):
         return self.name
 
 
-def _key(unit: Unit, leader: bool, custom: bool) -> tuple[Any, ...]:
+def _key(unit: Unit, custom: bool) -> tuple[Any, ...]:
     if not custom:
-        return (False, unit.name.lower(), leader)
-    return (True, unit.name.lower(), leader, tuple(sorted((k, repr(v)) for k, v in unit.stats.items())))
+        return (False, unit.name.lower())
+    return (True, unit.name.lower(), tuple(sorted((k, repr(v)) for k, v in unit.stats.items())))
 
 
 def leader_matters(system: System) -> bool:
-    """Whether a force rule that must hold counts leaders, so taking a unit as leader is a change."""
+    """Whether a force rule that must hold counts leaders, so marking a copy as a leader is a change."""
     groups = system.definition.groups
     counted = {getattr(c, "of", None) for c in system.definition.constraints if c.severity == "error"}
     return any(g.leader is not None for name, g in groups.items() if name in counted)
 
 
 def list_slots(army: ArmyList, system: System) -> list[Slot]:
-    """One slot per distinct profile of the list (entries of the same unit share one)."""
+    """One slot per distinct profile of the list (entries of the same unit share one, leaders or not)."""
     found: dict[tuple[Any, ...], Slot] = {}
     for e in army.entries:
-        key = _key(e.unit, e.leader, e.custom)
+        key = _key(e.unit, e.custom)
         if key in found:
             slot = found[key]
-            found[key] = dataclasses.replace(slot, current=slot.current + e.count, entries=(*slot.entries, e.index))
+            found[key] = dataclasses.replace(
+                slot,
+                current=slot.current + e.count,
+                leaders=slot.leaders + e.leaders,
+                entries=(*slot.entries, e.index),
+            )
             continue
         options = (_as_written(system, e.unit), *(repairs(system, e.unit) if e.custom else ()))
         found[key] = Slot(
             name=e.unit.name,
-            leader=e.leader,
             custom=e.custom,
             current=e.count,
+            leaders=e.leaders,
             options=options,
             entries=(e.index,),
             faction=e.unit.faction,
@@ -106,26 +111,23 @@ def list_slots(army: ArmyList, system: System) -> list[Slot]:
 
 
 def catalog_slots(system: System, units: Iterable[Unit], have: Sequence[Slot]) -> list[Slot]:
-    """Slots for catalog units the list may add (as leaders too, when leaders are counted)."""
-    taken = {_key(s.options[0].unit, s.leader, s.custom) for s in have}
+    """Slots for catalog units the list may add (their copies leaders or not, when leaders are counted)."""
+    taken = {_key(s.options[0].unit, s.custom) for s in have}
     out = []
-    both = leader_matters(system)
     for unit in units:
-        for leader in (unit.leader, not unit.leader) if both else (unit.leader,):
-            key = _key(unit, leader, False)
-            if key in taken:
-                continue
-            taken.add(key)
-            out.append(
-                Slot(
-                    name=unit.name,
-                    leader=leader,
-                    custom=False,
-                    current=0,
-                    options=(_as_written(system, unit),),
-                    faction=unit.faction,
-                )
+        key = _key(unit, False)
+        if key in taken:
+            continue
+        taken.add(key)
+        out.append(
+            Slot(
+                name=unit.name,
+                custom=False,
+                current=0,
+                options=(_as_written(system, unit),),
+                faction=unit.faction,
             )
+        )
     return out
 
 

@@ -1,13 +1,16 @@
 """``fix`` and ``fill``: the best changes to a list, found exactly by an integer program.
 
 fix: the legal lists reached by the fewest models added or removed (each model counts one);
-ties go to the total closest to the limit without passing it (with no limit: closest to the
-list's own total), then to the nearest statlines. Additions are of units already in the list or
+ties go to the fewest copies touched (a copy marked or unmarked as a leader counts two, one
+added or removed one: so "unmark the leader" beats removing five marines), then to the total
+closest to the limit without passing it (with no limit: closest to the list's own total), then
+to the nearest statlines. Additions are of units already in the list or
 in the catalog factions it uses; a custom unit that breaks its own rules may keep its models
 with one of its nearest legal statlines.
 
 fill: for a legal list, the additions from its factions (or one faction) that keep it legal and
-bring its total closest to the limit (or to a chosen total), fewest models first on ties.
+bring its total closest to the limit (or to a chosen total), fewest models first on ties, then
+fewest new leaders.
 
 Both give up to three different answers, best first. Each answer is costed and judged by the
 validator itself; the solver only finds it. Where the limit bounds a unit's copies (it costs
@@ -86,6 +89,59 @@ def fill(
     return question.answer("filled", found)
 
 
+def plan_entries(entries: Sequence[Entry], total: int, leaders: int | None) -> dict[int, tuple[int, int]]:
+    """How the entries of one slot carry its new ``total`` copies, ``leaders`` of them leaders:
+    each entry's index, count and leaders.
+
+    Copies go from the last entry first and are added to the first; a copy whose mark changes
+    stays in its entry, marked anew. With ``leaders`` unknown (no rule that must hold counts
+    them) an entry of leaders only stays so, and the others keep the leaders they have.
+    """
+    if not entries:
+        return {}
+    lead = [e.leaders for e in entries]
+    plain = [e.count - e.leaders for e in entries]
+    if leaders is None:
+        counts = _spread([e.count for e in entries], total)
+        return {
+            e.index: (n, n if e.leaders == e.count else min(e.leaders, n)) for e, n in zip(entries, counts, strict=True)
+        }
+    freed_lead = _take(lead, sum(lead) - leaders)
+    freed_plain = _take(plain, sum(plain) - (total - leaders))
+    for mine, freed, want in ((lead, freed_plain, leaders), (plain, freed_lead, total - leaders)):
+        need = want - sum(mine)
+        for j in range(len(entries)):  # mark anew the copies freed of the other kind, where they are
+            moved = min(freed[j], max(0, need))
+            mine[j] += moved
+            freed[j] -= moved
+            need -= moved
+        mine[0] += max(0, need)
+    return {e.index: (lead[j] + plain[j], lead[j]) for j, e in enumerate(entries)}
+
+
+def _take(counts: list[int], amount: int) -> list[int]:
+    """Take ``amount`` from ``counts`` (changed in place), last first; what each gave."""
+    freed = [0] * len(counts)
+    for j in reversed(range(len(counts))):
+        if amount <= 0:
+            break
+        t = min(counts[j], amount)
+        counts[j] -= t
+        freed[j] = t
+        amount -= t
+    return freed
+
+
+def _spread(counts: list[int], total: int) -> list[int]:
+    """``total`` copies over entries that have ``counts``: removed from the last first, added to the first."""
+    out = list(counts)
+    if total >= sum(counts):
+        out[0] += total - sum(counts)
+        return out
+    _take(out, sum(counts) - total)
+    return out
+
+
 def fix_slots(army: ArmyList, system: System) -> list[Slot]:
     """What fix may field: the list's own profiles, and its factions' catalog units."""
     slots = list_slots(army, system)
@@ -137,7 +193,6 @@ class _Question:
         self.extra = REACH
         self.not_encoded: list[str] = []
         self.deadline = time.monotonic() + program.MAX_SECONDS  # for all the programs of this question
-        self.leader_word = next((g.label for g in system.definition.groups.values() if g.leader), "")
         self.show_leader = leader_matters(system)
 
     # --- bounds ----------------------------------------------------------------------------
@@ -179,9 +234,33 @@ class _Question:
 
     # --- the program -----------------------------------------------------------------------
 
+    def _leads(self, lows: list[list[int]], highs: list[list[int]]) -> list[tuple[int, int]] | None:
+        """Each slot's bounds on its leaders, where they are counted: fill keeps those it has."""
+        if not self.show_leader:
+            return None
+        out = []
+        for slot, low, high in zip(self.slots, lows, highs, strict=True):
+            if self.mode == "fill":
+                out.append((slot.leaders, slot.leaders if sum(high) == sum(low) else sum(high)))
+            else:
+                out.append((0, sum(high)))
+        return out
+
     def _program(self, rules: Sequence[ForceRule]) -> tuple[Program, Linear, Linear]:
         lows, highs, _ = self._bounds(rules)
-        prog = Program(self.system, self.army.limit, self.slots, highs, lows)
+        prog = Program(self.system, self.army.limit, self.slots, highs, lows, self._leads(lows, highs))
+        touched = Linear()  # fix: copies added, removed or marked anew (two for a re-mark); fill: new leaders
+        if prog.leaders is not None:
+            for i, slot in enumerate(self.slots):
+                copies, leaders = prog.slot_copies(i), prog.slot_leaders(i)
+                prog.require(copies - leaders, low=0)
+                plain_now = slot.current - slot.leaders
+                if self.mode == "fill":  # fill adds: the copies that are no leaders stay too
+                    prog.require(copies - leaders, low=plain_now)
+                    touched = touched + leaders - slot.leaders
+                else:
+                    touched = touched + prog.absolute(leaders - slot.leaders)
+                    touched = touched + prog.absolute(copies - leaders - plain_now)
         for rule in rules:
             try:
                 rule.encode(prog)
@@ -211,24 +290,26 @@ class _Question:
                     chosen = chosen + z
                     self._ranks.append((z, option.rank))  # nearer statlines first, in the objective
                 prog.require(chosen, high=1)
-        return prog, changed, self._objective(prog, changed)
+        return prog, changed, self._objective(prog, changed, touched)
 
-    def _objective(self, prog: Program, changed: Linear) -> Linear:
+    def _objective(self, prog: Program, changed: Linear, touched: Linear) -> Linear:
         total = prog.total()
         if self.mode == "fill":
             assert self.target is not None
             prog.require(total, high=self.target)
-            # the smallest shortfall first, then the fewest models added
-            return (prog.largest(changed) + 1) * (self.target - total) + changed
+            # the smallest shortfall first, then the fewest models added, then the fewest new leaders
+            inner = (prog.largest(touched) + 1) * changed + touched
+            return (prog.largest(inner) + 1) * (self.target - total) + inner
         aim = self.army.limit if self.has_limit else self.report.total
         assert aim is not None
         distance = prog.absolute(total - aim)
         ranks = Linear()
         for z, rank in self._ranks:
             ranks = ranks + rank * z
-        w2 = prog.largest(ranks) + 1
-        w1 = (prog.largest(distance) + 1) * w2
-        return w1 * changed + w2 * distance + ranks
+        w3 = prog.largest(ranks) + 1
+        w2 = (prog.largest(distance) + 1) * w3
+        w1 = (prog.largest(touched) + 1) * w2
+        return w1 * changed + w2 * touched + w3 * distance + ranks
 
     def _solve(self, rules: Sequence[ForceRule], exclude: Sequence[dict[int, int]]) -> tuple[Program, list[int]] | None:
         self._ranks: list[tuple[Linear, int]] = []
@@ -256,51 +337,55 @@ class _Question:
                 continue
             prog, found = solved
             copies = [[found[v] for v in variables] for variables in prog.copies]
-            given.append({v: found[v] for variables in prog.copies for v in variables})
-            out.append(self.suggestion(copies))
+            leaders = None if prog.leaders is None else [found[v] for v in prog.leaders]
+            given.append({v: found[v] for v in (*(v for vs in prog.copies for v in vs), *(prog.leaders or ()))})
+            out.append(self.suggestion(copies, leaders))
         return out
 
     # --- answers ---------------------------------------------------------------------------
 
-    def change(self, slot: Slot, option: Option, delta: int, models: int = 0) -> Change:
+    def change(self, slot: Slot, option: Option, delta: int, models: int = 0, leaders: int | None = None) -> Change:
+        after = slot.leaders if leaders is None else leaders
         return Change(
             unit=slot.name,
             delta=delta,
             models=models,
             model_word=self.system.definition.model.plural,
-            leader=slot.leader and self.show_leader,
             stats=option.changes,
             cost_change=option.cost_change,
             measure=self.system.measure,
-            leader_word=self.leader_word,
+            leaders=after - slot.leaders,
+            leaders_after=after,
+            leader=self.system.definition.leader if self.show_leader else None,
         )
 
-    def suggestion(self, copies: list[list[int]]) -> Suggestion:
-        new_counts: dict[int, tuple[int, Unit]] = {}
+    def suggestion(self, copies: list[list[int]], leaders: list[int] | None = None) -> Suggestion:
+        new_counts: dict[int, tuple[int, int, Unit]] = {}  # entry index: count, leaders, statline
         steps: list[Step] = []
         added: list[Entry] = []
         changes: list[Change] = []
-        moved = nearness = 0
-        for slot, counts in zip(self.slots, copies, strict=True):
+        moved = nearness = touched = 0
+        old = {e.index: e for e in self.army.entries}
+        for n, (slot, counts) in enumerate(zip(self.slots, copies, strict=True)):
             total = sum(counts)
-            k = next((i for i, c in enumerate(counts) if c), 0)
+            lead = None if leaders is None else leaders[n]
+            k = next((j for j, c in enumerate(counts) if c), 0)
             option = slot.options[k]
             nearness += option.rank if total else 0
             models = total * option.size - slot.current * slot.options[0].size
             moved += abs(models)
-            if total != slot.current or (k and total):
-                changes.append(self.change(slot, option, total - slot.current, models))
-            left = total
-            counts_by_entry = {e.index: e.count for e in self.army.entries if e.index in slot.entries}
-            plan: dict[int, int] = {}
-            for index in reversed(slot.entries):  # remove from the last entry first
-                keep = min(counts_by_entry[index], left) if index != slot.entries[0] else left
-                plan[index] = keep
-                left -= keep
-            for index, count in plan.items():
-                new_counts[index] = (count, option.unit)
-                if count != counts_by_entry[index]:
+            if lead is not None:
+                plain = (total - lead) - (slot.current - slot.leaders)
+                touched += lead - slot.leaders if self.mode == "fill" else abs(lead - slot.leaders) + abs(plain)
+            if total != slot.current or (k and total) or (lead is not None and lead != slot.leaders):
+                changes.append(self.change(slot, option, total - slot.current, models, lead))
+            for index, (count, marked) in plan_entries([old[j] for j in slot.entries], total, lead).items():
+                new_counts[index] = (count, marked, option.unit)
+                was = old[index]
+                if count != was.count:
                     steps.append(Step(kind="count", index=index, count=count))
+                if count and (marked != was.leaders or (count != was.count and (marked or was.leaders))):
+                    steps.append(Step(kind="leaders", index=index, count=marked))
                 if count and k:
                     steps += [
                         Step(kind="stat", index=index, key=c.stat, value=option.unit.stats[c.stat])
@@ -308,23 +393,20 @@ class _Question:
                     ]
             if not slot.entries and total:
                 unit = option.unit
-                steps.append(
-                    Step(
-                        kind="add",
-                        unit=unit.name,
-                        count=total,
-                        leader=slot.leader if slot.leader != unit.leader else None,
-                    )
-                )
-                added.append(Entry(index=0, unit=unit, count=total, leader=slot.leader, custom=False))
+                marked = (total if unit.leader else 0) if lead is None else lead
+                as_catalog = marked == (total if unit.leader else 0)
+                steps.append(Step(kind="add", unit=unit.name, count=total, leaders=None if as_catalog else marked))
+                added.append(Entry(index=0, unit=unit, count=total, leaders=marked, custom=False))
         entries = [
-            Entry(index=0, unit=new_counts[e.index][1], count=new_counts[e.index][0], leader=e.leader, custom=e.custom)
+            Entry(index=0, unit=unit, count=count, leaders=marked, custom=e.custom)
             for e in self.army.entries
-            if new_counts.get(e.index, (e.count,))[0]
+            for count, marked, unit in [new_counts.get(e.index, (e.count, e.leaders, e.unit))]
+            if count
         ]
         entries += added
         entries = [
-            Entry(index=i, unit=e.unit, count=e.count, leader=e.leader, custom=e.custom) for i, e in enumerate(entries)
+            Entry(index=i, unit=e.unit, count=e.count, leaders=e.leaders, custom=e.custom)
+            for i, e in enumerate(entries)
         ]
         army = ArmyList(
             system=self.army.system,
@@ -346,6 +428,7 @@ class _Question:
             steps=tuple(steps),
             basis=self.basis,
             nearness=nearness,
+            touched=touched,
         )
 
     def answer(

@@ -72,7 +72,7 @@ class Book(Record):
 
 
 def _group_of(system: System, unit: Unit, groups: Sequence[tuple[str, Group]]) -> str | None:
-    entry = Entry(index=0, unit=unit, count=1, leader=unit.leader, custom=False)
+    entry = Entry(index=0, unit=unit, count=1, leaders=int(unit.leader), custom=False)
     force = Force(system=system, entries=(entry,), total=0, limit=None)
     return next((name for name, group in groups if force.count_in(group, entry)), None)
 

@@ -73,7 +73,7 @@ class RosterEntry(Record):
     index: int
     name: str
     count: int
-    leader: bool
+    leader: bool  # every model of the entry is a leader
     custom: bool
     faction: str | None
     stats: tuple[Cell, ...]
@@ -84,6 +84,7 @@ class RosterEntry(Record):
     boxes: int
     notes: str
     model_boxes: tuple[str, ...] = ()  # the tick boxes each of its models gets
+    leaders: int = 0  # how many of its ``count`` models are leaders
 
     @property
     def box_rows(self) -> list[int]:
@@ -230,6 +231,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
                 name=cut(e.unit.name, NAME_CHARS),
                 count=e.count,
                 leader=e.leader,
+                leaders=e.leaders,
                 custom=e.custom,
                 faction=cut(e.unit.faction, NAME_CHARS) if e.unit.faction else e.unit.faction,
                 stats=_stat_cells(system, e.unit, {c.label for c in derived_cells}),

@@ -143,8 +143,13 @@ class Entry(Record):
     index: int
     unit: Unit
     count: int
-    leader: bool
+    leaders: int  # how many of the ``count`` copies are leaders (0 to ``count``)
     custom: bool
+
+    @property
+    def leader(self) -> bool:
+        """Whether every copy is a leader (``leader: true``), as a catalog leader profile is taken."""
+        return self.leaders == self.count
 
     @property
     def label(self) -> str:

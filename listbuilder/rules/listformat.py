@@ -132,10 +132,21 @@ ENTRY_LEADER = ListKey(
     wrong="expected true or false",
     title="{Leader}",
     help="true: each {model} of this entry is a {leader}; false: a {leader} profile taken as an ordinary "
-    "{model}. Left out: as the catalog says.",
+    "{model}. Left out: as the catalog says. For some of them, write 'leaders:' instead.",
+)
+ENTRY_LEADERS = ListKey(
+    key="leaders",
+    type="whole",
+    minimum=0,
+    wrong="leaders must be a whole number",
+    too_small="leaders must be 0 or more",
+    small_hint="write how many of the entry's models are leaders, from 0 to its count",
+    title="{Leaders}",
+    help="How many of this entry's {counted} are {leaders}, from 0 to its count: 'count: 5' with "
+    "'leaders: 1' is one {leader} among five. Written instead of 'leader', never with it.",
 )
 # A catalog unit taken by name: 'unit' and how the list takes it.
-CATALOG_ENTRY_KEYS = (UNIT, COUNT, ENTRY_LEADER)
+CATALOG_ENTRY_KEYS = (UNIT, COUNT, ENTRY_LEADER, ENTRY_LEADERS)
 
 # What a unit has besides its stats, in a catalog file and as a custom unit in a list.
 UNIT_NAME = ListKey(
@@ -175,8 +186,8 @@ SOURCE = ListKey(
     help="Where the profile comes from.",
 )
 UNIT_KEYS = (UNIT_NAME, UNIT_LEADER, NOTES, SOURCE)
-# A custom unit in a list: a unit's keys, its stats, and how many the list takes.
-CUSTOM_ENTRY_KEYS = (UNIT_NAME, COUNT, UNIT_LEADER, NOTES, SOURCE)
+# A custom unit in a list: a unit's keys, its stats, and how many the list takes (and leads).
+CUSTOM_ENTRY_KEYS = (UNIT_NAME, COUNT, UNIT_LEADER, ENTRY_LEADERS, NOTES, SOURCE)
 
 
 # --- reading ----------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """What changed between two versions of a list, in the game's terms.
 
-Units added and removed, counts changed, a custom unit's stats changed, the name and limit,
+Units added and removed, counts changed, leaders marked or unmarked, a custom unit's stats
+changed, the name and limit,
 the change in points (or figures), and the rules the change made or stopped breaking:
 "+1 Bone Giant, +24 points, now breaks: at most 2 rare fighters".
 """
@@ -26,10 +27,18 @@ class UnitChange(Record):
     after: int
     cost_change: int
     stat_changes: tuple[str, ...] = ()
+    leaders_before: int = 0  # how many of its models were leaders, and are now
+    leaders_after: int = 0
 
     @property
     def delta(self) -> int:
         return self.after - self.before
+
+    def leaders_text(self, leader: Noun) -> str:
+        """``leaders 5 → 1``, or nothing when its leaders did not change."""
+        if self.leaders_before == self.leaders_after:
+            return ""
+        return f"{leader.plural} {self.leaders_before:,} → {self.leaders_after:,}"
 
 
 @record
@@ -69,6 +78,7 @@ class ListDiff(Record):
                     "after": u.after,
                     "cost_change": u.cost_change,
                     "stat_changes": list(u.stat_changes),
+                    "leaders": {"before": u.leaders_before, "after": u.leaders_after},
                 }
                 for u in self.units
             ],
@@ -78,13 +88,13 @@ class ListDiff(Record):
         }
 
 
-def _by_unit(report: Report) -> dict[str, tuple[str, int, int, dict[str, object]]]:
-    """Unit name (any case) -> (name as written, models taken, their cost, stats)."""
-    out: dict[str, tuple[str, int, int, dict[str, object]]] = {}
+def _by_unit(report: Report) -> dict[str, tuple[str, int, int, dict[str, object], int]]:
+    """Unit name (any case) -> (name as written, models taken, their cost, stats, leaders among them)."""
+    out: dict[str, tuple[str, int, int, dict[str, object], int]] = {}
     for line in report.lines:
-        key = line.entry.unit.name.lower()
-        name, count, cost, stats = out.get(key, (line.entry.unit.name, 0, 0, line.entry.unit.stats))
-        out[key] = (name, count + line.entry.count, cost + line.cost, stats)
+        e = line.entry
+        name, count, cost, stats, leaders = out.get(e.unit.name.lower(), (e.unit.name, 0, 0, e.unit.stats, 0))
+        out[e.unit.name.lower()] = (name, count + e.count, cost + line.cost, stats, leaders + e.leaders)
     return out
 
 
@@ -110,8 +120,8 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
     system = new.system.definition
     units = []
     for key in [*before, *(k for k in after if k not in before)]:
-        name_b, count_b, cost_b, stats_b = before.get(key, ("", 0, 0, {}))
-        name_a, count_a, cost_a, stats_a = after.get(key, ("", 0, 0, {}))
+        name_b, count_b, cost_b, stats_b, lead_b = before.get(key, ("", 0, 0, {}, 0))
+        name_a, count_a, cost_a, stats_a, lead_a = after.get(key, ("", 0, 0, {}, 0))
         stat_changes: tuple[str, ...] = ()
         if count_b and count_a and old.system.id == new.system.id:
             stat_changes = tuple(
@@ -119,7 +129,7 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
                 for k, stat in system.stats.items()
                 if stats_b.get(k) != stats_a.get(k)
             )
-        if count_b != count_a or cost_b != cost_a or stat_changes:
+        if count_b != count_a or cost_b != cost_a or stat_changes or lead_b != lead_a:
             units.append(
                 UnitChange(
                     name=name_a or name_b,
@@ -127,6 +137,8 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
                     after=count_a,
                     cost_change=cost_a - cost_b,
                     stat_changes=stat_changes,
+                    leaders_before=lead_b,
+                    leaders_after=lead_a,
                 )
             )
     header = []
@@ -158,8 +170,11 @@ def summary(d: ListDiff) -> str:
     """One line: '+1 Bone Giant, +24 points, now breaks: at most 2 rare fighters'."""
     parts = []
     for u in d.units:
+        leaders = u.leaders_text(d.new.system.definition.leader) if u.before and u.after else ""
         if u.delta:
-            parts.append(f"{_signed(u.delta)} {u.name}")
+            parts.append(f"{_signed(u.delta)} {u.name}" + (f" ({leaders})" if leaders else ""))
+        elif leaders:
+            parts.append(f"{u.name}: {leaders}")
         elif u.stat_changes:
             parts.append(f"{u.name} changed")
     if d.total_change:
@@ -184,7 +199,8 @@ def describe(d: ListDiff) -> str:
         elif not u.after:
             lines.append(f"  - {u.before:,} {u.name}{cost}")
         else:
-            change = f"{u.before:,} → {u.after:,}" if u.delta else "stats"
+            leaders = u.leaders_text(new.system.definition.leader)
+            change = ", ".join(c for c in (f"{u.before:,} → {u.after:,}" if u.delta else "", leaders) if c) or "stats"
             lines.append(f"  ~ {u.name} {change}{cost}")
         lines += [f"      {c}" for c in u.stat_changes]
     lines += [f"  now breaks: {p.rule} ({p.message})" for p in d.now_breaks]

@@ -235,9 +235,9 @@ def _set(edit: _Edit, key: str, value: str | int) -> None:
 def apply_steps(edit: _Edit, steps: Sequence[Step]) -> None:
     """Carry out the steps of a ``fix`` or ``fill`` suggestion (``doctor.answers.Step``).
 
-    Statlines and counts go first, by the entry indices the suggestion was made for; then the
-    entries left with no copies are deleted, and new entries appended last, so no index moves
-    before it is used."""
+    Statlines, counts and leader marks go first, by the entry indices the suggestion was made
+    for; then the entries left with no copies are deleted, and new entries appended last, so no
+    index moves before it is used."""
     for step in steps:
         if step.kind == "stat":
             edit.set_stat(step.index, step.key, step.value)
@@ -248,10 +248,15 @@ def apply_steps(edit: _Edit, steps: Sequence[Step]) -> None:
                 edit.set_count(step.index, step.count)
             else:
                 emptied.append(step.index)
+    for step in steps:  # after the counts: 'leader: true' or 'leaders: N' depends on the new count
+        if step.kind == "leaders" and step.index not in emptied:
+            edit.set_leaders(step.index, step.count)
     edit.delete(emptied)
     for step in steps:
         if step.kind == "add":
-            edit.append(step.unit, step.count, step.leader)
+            edit.append(step.unit, step.count)
+            if step.leaders is not None:
+                edit.set_leaders(len(edit.expected["units"]) - 1, step.leaders)
 
 
 def _check_count(count: object, verb: str) -> None:

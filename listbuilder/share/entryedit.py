@@ -50,27 +50,37 @@ def set_entry_count(text: str, catalogs: Catalogs, index: int, count: int, *, so
 
 
 def set_entry_leader(text: str, catalogs: Catalogs, index: int, leader: bool, *, source: Path) -> EditResult:
-    """Mark entry ``index`` as a leader (or not), with a ``leader:`` line on the entry."""
+    """Mark every model of entry ``index`` as a leader (or none of them), with a ``leader:`` line."""
     if not isinstance(leader, bool):
         raise InputError(f"leader is true or false, found {leader!r}")
-    return edit_text(text, source, catalogs, lambda edit: _set_leader(edit, index, leader))
+
+    def change(edit: _Edit) -> None:
+        entry = _entry(edit, index)
+        edit.set_leaders(entry.index, entry.count if leader else 0)
+
+    return edit_text(text, source, catalogs, change)
 
 
-def _set_leader(edit: _Edit, index: int, leader: bool) -> None:
-    entry = _entry(edit, index)
-    if entry.leader == leader:
-        return
-    y = edit._yaml()
-    item = edit._units(y)[1].value[entry.index]
-    found = y.pair(item, "leader")
-    value = "true" if leader else "false"
-    if found is not None:
-        edit.body = apply(edit.body, [y.replace_scalar(found[1], value)])
-    else:
-        anchor = y.pair(item, "count") or y.pair(item, "unit") or y.pair(item, "name")
-        assert anchor is not None
-        edit.body = apply(edit.body, y.insert_pair_after(item, anchor[1], "leader", value))
-    edit.expected["units"][entry.index]["leader"] = leader
+def set_entry_leaders(text: str, catalogs: Catalogs, index: int, leaders: int, *, source: Path) -> EditResult:
+    """Make ``leaders`` of entry ``index``'s models its leaders (0 to its count): one leader inside a squad."""
+    if isinstance(leaders, bool) or not isinstance(leaders, int) or leaders < 0:
+        raise InputError(f"the number of leaders must be a whole number of at least 0, found {leaders!r}")
+
+    def change(edit: _Edit) -> None:
+        entry = _entry(edit, index)
+        if leaders > entry.count:
+            raise InputError(
+                f"{leaders} leaders is more than the entry's count of {entry.count}",
+                file=edit.path,
+                details=[
+                    edit.doc.detail(
+                        ("units", entry.index), f"{entry.unit.name} has {entry.count}", f"give 0 to {entry.count}"
+                    )
+                ],
+            )
+        edit.set_leaders(entry.index, leaders)
+
+    return edit_text(text, source, catalogs, change)
 
 
 def add_custom_unit(

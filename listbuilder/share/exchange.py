@@ -23,14 +23,17 @@ JSON structure (``format_version`` 1; later versions may add fields, none will c
       "unit": "points",               # or "figures": what limit, total and costs count
       "total": 114, "models": 9, "legal": false,
       "entries": [                    # in list order
-        {"unit": "Hunter", "count": 3, "leader": false, "custom": false, "each": 10, "cost": 30},
-        {"unit": "Old Mother", "count": 1, "leader": false, "custom": true, "each": 20, "cost": 20,
+        {"unit": "Hunter", "count": 3, "leader": false, "leaders": 0, "custom": false, "each": 10, "cost": 30},
+        {"unit": "Old Mother", "count": 1, "leader": false, "leaders": 0, "custom": true, "each": 20, "cost": 20,
          "stats": {"class": "Monster", "might": 20},   # custom entries only, keyed as in list files
          "notes": ""}                                   # custom entries only
       ],
       "problems": [{"severity": "error", "rule": "...", "rule_id": "points-limit",
                     "message": "14 points over the 100-point limit (114 of 100)", "entry": null}]
     }
+
+``leader`` is true when every model of an entry is a leader; ``leaders`` says how many are (0 to
+``count``). A file without ``leaders`` is read by its ``leader``.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ def export_json(report: Report) -> str:
             "unit": e.unit.name,
             "count": e.count,
             "leader": e.leader,
+            "leaders": e.leaders,
             "custom": e.custom,
             "each": line.unit_cost,
             "cost": line.cost,
@@ -107,9 +111,9 @@ def clean_yaml(report: Report) -> str:
     """The list as a clean list file: catalog units by name, custom units in full, no comments."""
     system = report.system
     units = [
-        custom_entry(system, ln.entry.unit, ln.entry.count, ln.entry.leader)
+        custom_entry(system, ln.entry.unit, ln.entry.count, ln.entry.leaders)
         if ln.entry.custom
-        else catalog_entry(ln.entry.unit, ln.entry.count, ln.entry.leader)
+        else catalog_entry(ln.entry.unit, ln.entry.count, ln.entry.leaders)
         for ln in report.lines
     ]
     return dump_list(list_data(system, report.army.name, report.limit, revision_of(report), units))
@@ -118,7 +122,7 @@ def clean_yaml(report: Report) -> str:
 def embed(report: Report) -> str:
     """The list as YAML with every unit written out as a custom unit (name, stats, leader, notes)."""
     system = report.system
-    units = [custom_entry(system, ln.entry.unit, ln.entry.count, ln.entry.leader) for ln in report.lines]
+    units = [custom_entry(system, ln.entry.unit, ln.entry.count, ln.entry.leaders) for ln in report.lines]
     # The units are written as they are now, so the list records the current catalog revision.
     return dump_list(
         list_data(system, report.army.name, report.limit, system.definition.revision, units), EMBED_COMMENT
@@ -223,6 +227,7 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
         path: tuple[str | int, ...] = ("entries", i)
         e = e if isinstance(e, dict) else {}
         unit_name, count, leader, custom = (e.get(k) for k in ("unit", "count", "leader", "custom"))
+        leaders = e.get("leaders", count if leader is True else 0)
         if not (
             isinstance(unit_name, str)
             and isinstance(count, int)
@@ -233,6 +238,9 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
         ):
             message = "an entry needs 'unit' (text), 'count' (at least 1), 'leader' and 'custom' (true or false)"
             details.append(ErrorDetail(message=message, path=path))
+        elif isinstance(leaders, bool) or not isinstance(leaders, int) or not 0 <= leaders <= count:
+            message = f"'leaders' must be a whole number from 0 to the entry's count of {count}, found {leaders!r}"
+            details.append(ErrorDetail(message=message, path=(*path, "leaders")))
         elif not custom:
             unit = system.find_unit(unit_name.strip())
             if unit is None:
@@ -240,18 +248,18 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
                 message = f"no unit '{unit_name}' in the {system.id} catalogs"
                 details.append(ErrorDetail(message=message, path=(*path, "unit"), hint=hint))
             else:
-                units.append(catalog_entry(unit, count, leader))
+                units.append(catalog_entry(unit, count, leaders))
         else:
             stats, notes = e.get("stats"), e.get("notes", "")
             if not isinstance(stats, dict) or not isinstance(notes, str):
                 details.append(ErrorDetail(message="a custom entry needs 'stats' (an object) and 'notes'", path=path))
                 continue
-            unit_data = {**stats, "name": unit_name, "leader": leader, "notes": notes}
+            unit_data = {**stats, "name": unit_name, "notes": notes}
             doc = Document(path=source, data=unit_data, positions={}, text="")
             found, errors = system.read_unit(unit_data, doc, (*path, "stats"))
             details += errors
             if found is not None:
-                units.append(custom_entry(system, found, count, leader))
+                units.append(custom_entry(system, found, count, leaders))
     if details:
         raise InputError("this JSON list has errors", file=source, details=details)
     return list_data(system, name, limit, revision, units)

@@ -146,6 +146,46 @@ class _Edit:
         self.body = apply(self.body, splices)
         self.expected["units"][index]["count"] = count
 
+    def set_leaders(self, index: int, leaders: int) -> None:
+        """Write that ``leaders`` of entry ``index``'s models (its count as planned so far) lead.
+
+        Every model: ``leader: true`` (nothing for a catalog leader profile); none: ``leader: false``
+        (nothing for a profile that is no leader); some: ``leaders: N``. An existing ``leader:`` or
+        ``leaders:`` line is rewritten in place, its key renamed if need be, so nothing else moves.
+        """
+        data = self.expected["units"][index]
+        count = data.get("count", 1)
+        catalog = self.system.find_unit(str(data["unit"])) if "unit" in data else None
+        profile = bool(catalog.leader) if catalog is not None else False  # what no key means
+        value = leaders == count
+        if value or leaders == 0:
+            key = "leader"
+            wanted: Any = None if value == profile else value
+        else:
+            key, wanted = "leaders", leaders
+        now = {k: data[k] for k in ("leader", "leaders") if k in data}
+        if now == ({} if wanted is None else {key: wanted}):
+            return
+        y = self._yaml()
+        item = self._units(y)[1].value[index]
+        found = y.pair(item, "leaders") or y.pair(item, "leader")
+        if wanted is None and found is not None:
+            wanted = value  # keep the line, saying what no line would say
+        rendered = str(wanted).lower() if isinstance(wanted, bool) else str(wanted)
+        if found is not None:
+            splices = [y.replace_scalar(found[1], rendered)]
+            if found[0].value != key:
+                splices.insert(0, y.replace_scalar(found[0], key))
+            self.body = apply(self.body, splices)
+        elif wanted is not None:
+            anchor = y.pair(item, "count") or y.pair(item, "unit") or y.pair(item, "name")
+            assert anchor is not None
+            self.body = apply(self.body, y.insert_pair_after(item, anchor[1], key, rendered))
+        for old in ("leader", "leaders"):
+            data.pop(old, None)
+        if wanted is not None:
+            data[key] = wanted
+
     def set_stat(self, index: int, key: str, value: Any) -> None:
         """Set a stat of custom entry ``index``; a list stat may only lose values (Attacker or Defender)."""
         y = self._yaml()

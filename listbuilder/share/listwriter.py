@@ -74,23 +74,30 @@ def list_data(system: System, name: str, limit: int | None, revision: int | None
     return data
 
 
-def catalog_entry(unit: Unit, count: int, leader: bool) -> dict[str, Any]:
-    """A catalog unit taken by name; ``leader`` is written only where it differs from the catalog."""
+def leader_keys(count: int, leaders: int, profile: bool) -> dict[str, Any]:
+    """How an entry says that ``leaders`` of its ``count`` models lead, against what no key means
+    (``profile``: a catalog leader profile): nothing, ``leader: true|false`` or ``leaders: N``."""
+    if leaders in (0, count):
+        every = leaders == count
+        return {} if every == profile else {"leader": every}
+    return {"leaders": leaders}
+
+
+def catalog_entry(unit: Unit, count: int, leaders: int) -> dict[str, Any]:
+    """A catalog unit taken by name; its leaders are written only where they differ from the catalog."""
     item: dict[str, Any] = {"unit": unit.name}
     if count != 1:
         item["count"] = count
-    if leader != unit.leader:
-        item["leader"] = leader
+    item.update(leader_keys(count, leaders, unit.leader))
     return item
 
 
-def custom_entry(system: System, unit: Unit, count: int, leader: bool) -> dict[str, Any]:
-    """A unit written out in full as a custom unit: name, count, leader, every stat, notes."""
+def custom_entry(system: System, unit: Unit, count: int, leaders: int) -> dict[str, Any]:
+    """A unit written out in full as a custom unit: name, count, leaders, every stat, notes."""
     item: dict[str, Any] = {"name": unit.name}
     if count != 1:
         item["count"] = count
-    if leader:
-        item["leader"] = True
+    item.update(leader_keys(count, leaders, False))
     for key, stat in system.definition.stats.items():
         value = as_data(unit.stats[key], stat.item, system.definition.figures_stat)
         if isinstance(value, list):  # [Rifle], or one {weapon: Rifle, figures: 4} a line

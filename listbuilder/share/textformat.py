@@ -15,9 +15,10 @@ Plain text::
 - The first line is the list's name. The second names the rule set, with its id and the catalog
   revision the list records in brackets, then a colon, the total against the limit and the
   verdict. Blank lines do not count.
-- Each entry is ``COUNTx NAME``, then ``(leader)`` if its models are leaders, then a custom
-  unit's stats in square brackets (the form is in ``statline``), then `` - COST``.
-- A name that would read ambiguously (it holds ``[``, ``]`` or ``"``, ends in ``(leader)``,
+- Each entry is ``COUNTx NAME``, then ``(leader)`` if its models are leaders (``(1 leader)``
+  if one of them is, ``(2 leaders)``...), then a custom unit's stats in square brackets (the
+  form is in ``statline``), then `` - COST``.
+- A name that would read ambiguously (it holds ``[``, ``]`` or ``"``, ends in a leader mark,
   starts with ``#``, or holds a character that is not printable; a list's name also when it
   starts with ``{``, which marks JSON) is written in double quotes with
   JSON escapes: ``1x "Bob [the Bold]" [Soldier, Might 5] - 5 points``.
@@ -73,9 +74,20 @@ def _list_name(name: str) -> str:
     return name if plain else quote(name)
 
 
-def leader_mark(system: System) -> str:
-    """What follows a leader entry's name, in the rule set's word: ``(leader)``."""
-    return f"({system.definition.leader.singular.lower()})"
+def leader_mark(system: System, count: int = 1, leaders: int = 1) -> str:
+    """What follows an entry's name when ``leaders`` of its ``count`` models lead, in the rule
+    set's word: ``(leader)`` for all of them, ``(1 leader)`` or ``(2 leaders)`` for some."""
+    noun = system.definition.leader
+    if leaders == count:
+        return f"({noun.singular.lower()})"
+    return f"({leaders:,} {noun.of(leaders).lower()})"
+
+
+def _mark_pattern(system: System) -> re.Pattern[str]:
+    """A leader mark at the end of a name: ``(leader)``, ``(2 leaders)``; group 1 the number."""
+    noun = system.definition.leader
+    words = f"{re.escape(noun.plural)}|{re.escape(noun.singular)}"
+    return re.compile(rf"\((?:(\d[\d,]*)\s+)?(?:{words})\)$", re.IGNORECASE)
 
 
 def _measure_words(system: System) -> str:
@@ -92,12 +104,9 @@ def _entry_example(system: System) -> str:
     return f"'2x {unit.name} - {amount(2 * unit_cost(system, unit), system.measure)}'"
 
 
-def _unit_name(name: str, mark: str) -> str:
+def _unit_name(name: str, mark: re.Pattern[str]) -> str:
     plain = (
-        name.isprintable()
-        and not any(c in name for c in '[]"')
-        and not name.startswith("#")
-        and not name.lower().endswith(mark)
+        name.isprintable() and not any(c in name for c in '[]"') and not name.startswith("#") and not mark.search(name)
     )
     return name if plain else quote(name)
 
@@ -124,12 +133,12 @@ def _total(report: Report) -> str:
 
 def _entry_lines(report: Report) -> list[str]:
     out = []
-    mark = leader_mark(report.system)
+    mark = _mark_pattern(report.system)
     for line in report.lines:
         e = line.entry
         text = f"{e.count}x {_unit_name(e.unit.name, mark)}"
-        if e.leader:
-            text += f" {mark}"
+        if e.leaders:
+            text += f" {leader_mark(report.system, e.count, e.leaders)}"
         if e.custom:
             text += f" [{stats_text(report.system, e.unit)}]"
         out.append(f"{text} - {amount(line.cost, report.measure)}")
@@ -363,7 +372,7 @@ class _Reader:
         if count < 1:
             self.fail(line, f"the count must be at least 1, found {count}", "leave the entry out to field none")
             return None
-        mark = leader_mark(system)
+        mark = _mark_pattern(system)
         rest = match.group(2).strip()
         cost = re.search(rf"(?<=\s)[-–—]\s+(-?\d[\d,]*)\s+(?:{_measure_words(system)})$", rest)
         self.cost = None
@@ -376,14 +385,19 @@ class _Reader:
             if got is None:
                 return None
             name, tail = got[0], got[1].strip()
-            leader = tail.lower().startswith(mark)
-            if leader:
-                tail = tail[len(mark) :].strip()
+            cut = tail.find("[")
+            marked, tail = (tail, "") if cut < 0 else (tail[:cut].rstrip(), tail[cut:])
+            found = mark.fullmatch(marked) if marked else None
+            if marked and found is None:
+                tail = f"{marked} {tail}".strip()  # reported below as text after the name
         else:
             cut = rest.find("[")
             head, tail = (rest, "") if cut < 0 else (rest[:cut].rstrip(), rest[cut:])
-            leader = head.lower().endswith(mark)
-            name = head[: -len(mark)].rstrip() if leader else head
+            found = mark.search(head)
+            name = head[: found.start()].rstrip() if found else head
+        leader = self.leaders(found, count, line)
+        if leader is None:
+            return None
         if not name.strip():
             self.fail(line, "an entry needs a unit name after its count", f"write e.g. {_entry_example(system)}")
             return None
@@ -398,7 +412,19 @@ class _Reader:
             return None
         return self.custom_unit(system, name, tail[1:-1], count, leader, line)
 
-    def catalog_unit(self, system: System, name: str, count: int, leader: bool, line: int) -> dict[str, Any] | None:
+    def leaders(self, mark: re.Match[str] | None, count: int, line: int) -> int | None:
+        """How many of an entry's ``count`` models its leader mark makes leaders: none without one."""
+        if mark is None:
+            return 0
+        if mark.group(1) is None:
+            return count
+        leaders = self.number(mark.group(1), line, "number of leaders")
+        if leaders is not None and leaders > count:
+            self.fail(line, f"{leaders:,} leaders in an entry of {count:,}", f"mark from 0 to {count:,} as leaders")
+            return None
+        return leaders
+
+    def catalog_unit(self, system: System, name: str, count: int, leader: int, line: int) -> dict[str, Any] | None:
         unit = system.find_unit(name)
         if unit is None:
             hint = did_you_mean(name, [u.name for u in system.units.values()])
@@ -411,13 +437,13 @@ class _Reader:
         return catalog_entry(unit, count, leader)
 
     def custom_unit(
-        self, system: System, name: str, stats_line: str, count: int, leader: bool, line: int
+        self, system: System, name: str, stats_line: str, count: int, leader: int, line: int
     ) -> dict[str, Any] | None:
         stats = parse_stats(system, stats_line)
         if isinstance(stats, str):
             self.fail(line, stats, f"write the stats as in [{stats_example(system)}]")
             return None
-        data: dict[str, Any] = {"name": name, "leader": leader, **stats}
+        data: dict[str, Any] = {"name": name, **stats}
         # The list reader's own checks: every required stat given, no choice twice.
         unit, errors = system.read_unit(data, Document(path=self.source, data=data, positions={}, text=""), ())
         for err in errors:
