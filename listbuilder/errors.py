@@ -11,7 +11,7 @@ import difflib
 import functools
 import heapq
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from listbuilder.record import Record, record
@@ -114,6 +114,40 @@ def choose(what: str, value: str, options: Sequence[str], option: str | None = N
 
 
 @record
+class Action(Record):
+    """A next step a message points to, named rather than spelled, so the library never names a
+    command or an option: each face words it its own way (the CLI as a command, the web builder
+    as a link or a button).
+
+    ``kind`` is one of ``ACTIONS``; ``system`` the rule set it is about, where it matters.
+    """
+
+    kind: str
+    system: str = ""
+    # for 'price': stats to show in an example, each (key, value); for 'price-unit': ("unit", name)
+    example: tuple[tuple[str, str], ...] = ()
+
+
+# What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
+# list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
+# out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit.
+ACTIONS = (
+    "catalog",
+    "add",
+    "fix",
+    "fill",
+    "new",
+    "export-json",
+    "embed",
+    "fill-to",
+    "output",
+    "price",
+    "price-unit",
+)
+Hints = Callable[[Action], "str | None"]  # a face's words for an action
+
+
+@record
 class ErrorDetail(Record):
     """One located problem with a file: what was expected, what was found, and a hint."""
 
@@ -122,6 +156,12 @@ class ErrorDetail(Record):
     line: int | None = None
     column: int | None = None
     hint: str | None = None
+    action: Action | None = None  # a next step the face may offer (see ``Action``)
+
+    def full_hint(self, hints: Hints | None = None) -> str | None:
+        """The hint, with the face's words for the detail's action after it."""
+        extra = hints(self.action) if hints is not None and self.action is not None else None
+        return "; ".join(h for h in (self.hint, extra) if h) or None
 
     def where(self) -> str:
         """``line 8, column 5: units[0].mihgt``: as much of the place as is known."""
@@ -151,15 +191,17 @@ class ListbuilderError(Exception):
     def __str__(self) -> str:
         return self.render()
 
-    def render(self) -> str:
-        """The full message: the file and summary, then one line per problem."""
+    def render(self, hints: Hints | None = None) -> str:
+        """The full message: the file and summary, then one line per problem (``hints``: a
+        face's words for the actions the details point to)."""
         head = f"{self.file}: {self.summary}" if self.file else self.summary
         lines = [head]
         for d in self.details:
             where = d.where()
             text = f"{where}: {d.message}" if where else d.message
-            if d.hint:
-                text += f" ({d.hint})"
+            hint = d.full_hint(hints)
+            if hint:
+                text += f" ({hint})"
             lines.append(f"  {text}")
         return "\n".join(lines)
 

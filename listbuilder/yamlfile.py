@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from listbuilder.errors import ErrorDetail, InputError, Location, OutputError
+from listbuilder.errors import Action, ErrorDetail, InputError, Location, OutputError
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
     from yaml import CSafeLoader as _Loader
@@ -67,10 +67,12 @@ class Document:
                 return pos
         return None, None
 
-    def detail(self, path: Location, message: str, hint: str | None = None, key: bool = False) -> ErrorDetail:
+    def detail(
+        self, path: Location, message: str, hint: str | None = None, key: bool = False, action: Action | None = None
+    ) -> ErrorDetail:
         """An ``ErrorDetail`` located at ``path`` in this document (at its key, if ``key``)."""
         line, column = self.locate(path, key)
-        return ErrorDetail(message=message, path=path, line=line, column=column, hint=hint)
+        return ErrorDetail(message=message, path=path, line=line, column=column, hint=hint, action=action)
 
     def error(self, summary: str, details: list[ErrorDetail], cls: type[InputError] = InputError) -> InputError:
         return cls(summary=summary, file=self.path, details=details)

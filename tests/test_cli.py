@@ -124,12 +124,12 @@ def test_cost_of_a_catalog_unit(cli):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["speed-range-power", "--sped", "6", "--range", "24", "--power", "2"], "did you mean '--speed'?"),
+        (["speed-range-power", "--sped", "6", "--range", "24", "--power", "2"], "did you mean 'speed'?"),
         (
             ["speed-range-power", "--speed", "six", "--range", "24", "--power", "2"],
-            "--speed must be a whole number, found 'six'",
+            "Speed must be a whole number, found 'six'",
         ),
-        (["speed-range-power", "--speed", "6", "--range", "24"], "the option --power (Power) is missing"),
+        (["speed-range-power", "--speed", "6", "--range", "24"], "the stat 'power' (Power) is missing"),
         (["might-skirmish", "--class", "Soldeir", "--might", "3"], "did you mean 'Soldier'?"),
         (["might-skirmsh", "--might", "3"], "did you mean 'might-skirmish'?"),
         (["might-skirmish", "--unit", "Huntr"], "did you mean 'Hunter'?"),

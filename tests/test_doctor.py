@@ -143,8 +143,8 @@ def test_fill_of_a_list_with_points_left(cli):
 def test_fill_refuses_bad_options(cli, catalogs):
     legal = EXAMPLES / "speed-range-power-camel-corps.legal.yaml"
     for args, message in [
-        (("--to", "0"), "--to must be a whole number of at least 1"),
-        (("--to", "501"), "--to 501 is above the list's limit of 500 points"),
+        (("--to", "0"), "the total to fill to must be a whole number of at least 1, found 0"),
+        (("--to", "501"), "the total to fill to, 501, is above the list's limit of 500 points"),
         (("--faction", "camel corp"), "did you mean 'WW1 British Camel Corps'?"),
     ]:
         result = cli("fill", legal, *args)

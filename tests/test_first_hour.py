@@ -42,7 +42,8 @@ def test_export_embed_still_writes_every_unit_out_and_goes_only_with_yaml(cli):
     embedded = cli("export", ZOMBIES, "--format", "yaml", "--embed")
     assert embedded.exit_code == 0 and "  - name: Hunter\n" in embedded.stdout
     wrong = cli("export", ZOMBIES, "--format", "text", "--embed")
-    assert wrong.exit_code == 2 and "--embed goes with --format yaml" in wrong.stderr
+    assert wrong.exit_code == 2 and "written out in full only in a yaml export, not in text" in wrong.stderr
+    assert "('listbuilder export FILE --format yaml --embed')" in wrong.stderr  # the command line's own hint
 
 
 # --- cost: its stats, --unit with stats, options named ------------------------------------------
@@ -76,11 +77,11 @@ def test_cost_of_a_catalog_unit_with_a_stat_prices_the_changed_statline(cli):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--traits", "attacker,bogus"], "--traits: unknown Traits 'bogus'"),
-        (["--traits", "attacker+attacker"], "--traits: 'attacker' is listed twice"),
+        (["--traits", "attacker,bogus"], "unknown Traits 'bogus'"),
+        (["--traits", "attacker+attacker"], "Traits: 'attacker' is listed twice"),
     ],
 )
-def test_an_error_about_a_list_stat_names_the_option(cli, args, expected):
+def test_an_error_about_a_list_stat_names_the_stat(cli, args, expected):
     result = cli("cost", "speed-range-power", "--speed", "6", "--range", "24", "--power", "2", *args)
     assert result.exit_code == 2
     assert expected in result.stderr, result.stderr
@@ -271,10 +272,10 @@ def test_the_api_refuses_what_the_cli_refuses(tmp_path):
     ms = books.get("might-skirmish")
     cases = [
         (lambda: api.create_list(books, "might-skirmish", tmp_path / "a.yaml", None, 10, "figures"), "not figures"),
-        (lambda: api.limit_option(10, 20), "give --points or --figures, not both"),
+        (lambda: api.limit_option(10, 20), "give the limit in points or in figures, not both"),
         (lambda: api.list_file_name(ms, "🧟"), "cannot make a file name"),
         (lambda: api.diff_files(ZOMBIES, EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books), "different rule"),
-        (lambda: api.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these options cannot be used"),
+        (lambda: api.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these stats cannot be used"),
         (lambda: api.price(ms, {}), "give the stats of the unit to price"),
         (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", ["cover=none", "cover=partial"]), "twice"),
     ]

@@ -30,7 +30,7 @@ def test_a_big_grid_prints_a_page_of_it_and_names_the_rest():
     assert _grid(html) == (PRINTED_ROWS, PRINTED_COLUMNS)
     assert f"the first {PRINTED_ROWS} of the {PRINTED_ROWS + 5} entries of Rats" in html
     assert f"the first {PRINTED_COLUMNS} of the {PRINTED_COLUMNS + 3} entries of Cats" in html
-    assert "&#39;listbuilder odds&#39; with the two list files gives every matchup" in html
+    assert "The odds of the two whole lists give every matchup." in html
 
 
 def test_a_grid_that_fits_is_printed_whole_with_no_note():

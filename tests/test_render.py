@@ -291,7 +291,7 @@ def test_refuses_to_write_over_its_input(cli, tmp_path):
 def test_unknown_output_format_and_paper(cli, tmp_path):
     path = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
     assert "must end in .pdf or .html" in cli("render", path, "-o", tmp_path / "x.docx").stderr
-    assert "a4 or --paper letter" in cli("render", path, "-o", tmp_path / "x.pdf", "--paper", "a3").stderr
+    assert "use 'a4' or 'letter'" in cli("render", path, "-o", tmp_path / "x.pdf", "--paper", "a3").stderr
 
 
 def test_html_output_needs_no_pdf_engine(tmp_path):

@@ -105,9 +105,9 @@ def test_a_stat_given_twice_is_refused_in_every_spelling(cli):
     odds = cli("odds", "might-skirmish", "might=6,might=7,class=Beast", "Hunter")
     assert odds.exit_code == 2 and "Might is given twice" in odds.stderr
     cost = cli("cost", "might-skirmish", "--might", "6", "--might", "7", "--class", "Beast")
-    assert cost.exit_code == 2 and "--might is given twice" in cost.stderr
+    assert cost.exit_code == 2 and "Might is given twice" in cost.stderr
     mixed = cli("cost", "might-skirmish", "Beast, Might 6", "--might", "7")
-    assert mixed.exit_code == 2 and "--might is given twice" in mixed.stderr
+    assert mixed.exit_code == 2 and "Might is given twice" in mixed.stderr
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -42,9 +42,11 @@ def reprice(
 
 
 def reprice_usage() -> InputError:
-    """The error for ``reprice`` given too few folders."""
-    usage = "listbuilder reprice OLD NEW [LISTS...], or reprice FOLDER --rev REV [LISTS...]"
-    return InputError("reprice: give two rule set folders, or one and --rev", details=[ErrorDetail(message=usage)])
+    """The error for a repricing given too few folders."""
+    return InputError(
+        "a repricing needs two versions of a rule set",
+        details=[ErrorDetail(message="give two rule set folders, old and new, or one folder and a git revision of it")],
+    )
 
 
 def render_book(
@@ -63,7 +65,7 @@ def render_book(
     from listbuilder.printing.output import book_bytes
 
     fmt = choose("document format", format, DOCUMENT_FORMATS)
-    paper = choose("paper size", paper, PAPERS, "--paper")
+    paper = choose("paper size", paper, PAPERS)
     listing = catalog_units(catalogs, system_id, faction)
     data = book_bytes(listing.system, listing.faction, fmt=fmt, paper=paper, templates=templates)  # type: ignore[arg-type]
     return Rendered(data=data, format=fmt)

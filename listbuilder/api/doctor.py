@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder.api.catalogs import faction_named
 from listbuilder.army.listfile import parse_list
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
 from listbuilder.yamlfile import Document, load_yaml, parse_yaml
@@ -83,18 +83,22 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
     unit = system.size_unit
     if to is not None and (isinstance(to, bool) or not isinstance(to, int) or to < 1):
         raise InputError(
-            f"--to must be a whole number of at least 1, found {to!r}",
-            details=[ErrorDetail(message=f"the total to fill to, in {unit}", hint="for example: --to 100")],
+            f"the total to fill to must be a whole number of at least 1, found {to!r}",
+            details=[ErrorDetail(message=f"the total to fill to, in {unit}", action=Action(kind="fill-to"))],
         )
     if to is None and army.limit is None:
         raise InputError(
             "this list has no limit to fill to",
             file=where,
-            details=[ErrorDetail(message=f"give the total with --to, or set the list's '{unit}'")],
+            details=[
+                ErrorDetail(
+                    message=f"give a total to fill to, or set the list's '{unit}'", action=Action(kind="fill-to")
+                )
+            ],
         )
     if to is not None and army.limit is not None and to > army.limit:
         raise InputError(
-            f"--to {to:,} is above the list's limit of {army.limit:,} {unit}",
+            f"the total to fill to, {to:,}, is above the list's limit of {army.limit:,} {unit}",
             file=where,
             details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
         )

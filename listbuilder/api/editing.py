@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder.api.printing import write_file
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs, System
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def list_file_name(system: System, name: str | None) -> Path:
     if not stem:
         raise InputError(
             f"cannot make a file name from the name '{name}'",
-            details=[ErrorDetail(message="choose the file with -o, e.g. -o my-list.yaml")],
+            details=[ErrorDetail(message="choose the file's name yourself", action=Action(kind="output"))],
         )
     return Path(f"{stem}.yaml")
 
@@ -48,7 +48,9 @@ def list_file_name(system: System, name: str | None) -> Path:
 def limit_option(points: int | None, figures: int | None) -> tuple[int | None, str | None]:
     """The limit a user gave as ``--points`` or ``--figures``, and which of the two it was."""
     if points is not None and figures is not None:
-        raise InputError("give --points or --figures, not both", details=[ErrorDetail(message="a list has one limit")])
+        raise InputError(
+            "give the limit in points or in figures, not both", details=[ErrorDetail(message="a list has one limit")]
+        )
     if points is not None:
         return points, "points"
     return (figures, "figures") if figures is not None else (None, None)
@@ -72,14 +74,16 @@ def create_list(
     if measure is not None and limit is not None and measure != system.size_unit:
         raise InputError(
             f"{system.id} counts a force in {system.size_unit}, not {measure}",
-            details=[ErrorDetail(message=f"give the limit as --{system.size_unit} {limit}")],
+            details=[ErrorDetail(message=f"give the limit in {system.size_unit}: {limit} {system.size_unit}")],
         )
     target = output or list_file_name(system, name)
     if target.exists():
         raise InputError(
             "refusing to overwrite an existing file",
             file=target,
-            details=[ErrorDetail(message="choose another name with -o, or edit it with 'listbuilder add'")],
+            details=[
+                ErrorDetail(message="choose another file, or edit the list that is there", action=Action(kind="output"))
+            ],
         )
     text = new_list_text(catalogs, system_id, name, limit, file_name=target.name)
     write_file(target, text.encode("utf-8"), catalogs=catalogs, overwrite=False)

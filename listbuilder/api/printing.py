@@ -87,8 +87,8 @@ def render_reports(
         **render_document_bytes(
             reports,
             fmt=fmt,
-            paper=choose("paper size", paper, PAPERS, "--paper"),
-            only=None if only is None else choose("part", only, ONLY, "--only"),
+            paper=choose("paper size", paper, PAPERS),
+            only=None if only is None else choose("part", only, ONLY),
             strict=strict,
             templates=templates,
             opponent=opponent,
@@ -107,7 +107,7 @@ def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templ
     from listbuilder.printing.output import card_bytes
 
     fmt = choose("document format", format, DOCUMENT_FORMATS)
-    data = card_bytes(system, fmt=fmt, paper=choose("paper size", paper, PAPERS, "--paper"), templates=templates)
+    data = card_bytes(system, fmt=fmt, paper=choose("paper size", paper, PAPERS), templates=templates)
     return Rendered(data=data, format=fmt)
 
 
@@ -157,8 +157,8 @@ def render_files(
     from listbuilder.yamlfile import check_target
 
     _some(paths)
-    paper = choose("paper size", paper, PAPERS, "--paper")
-    only = None if only is None else choose("part", only, ONLY, "--only")
+    paper = choose("paper size", paper, PAPERS)
+    only = None if only is None else choose("part", only, ONLY)
     if output is not None:
         document_format(output)  # a bad name fails before any work
     reports = [check_list(p, catalogs) for p in paths]

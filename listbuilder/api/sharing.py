@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.yamlfile import read_text
 
@@ -31,11 +31,13 @@ def export_list(report: Report, format: str = "text", *, embed: bool = False) ->
     ``yaml`` (a clean list file; ``embed`` writes every catalog unit out in full)."""
     from listbuilder.share import exchange
 
-    fmt = choose("format", format, EXPORT_FORMATS, "--format")
+    fmt = choose("format", format, EXPORT_FORMATS)
     if embed and fmt != "yaml":
         raise InputError(
-            f"--embed goes with --format yaml, not {fmt}",
-            details=[ErrorDetail(message="export FILE --format yaml --embed")],
+            f"every unit is written out in full only in a yaml export, not in {fmt}",
+            details=[
+                ErrorDetail(message="export the list as yaml to write its units out", action=Action(kind="embed"))
+            ],
         )
     if fmt == "yaml":
         return exchange.embed(report) if embed else exchange.clean_yaml(report)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from listbuilder.army.constraints import Problem
+from listbuilder.errors import Action
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import ArmyList
 from listbuilder.rules.statline import stats_text
@@ -36,7 +37,8 @@ def advice(army: ArmyList, system: System, leader_systems: Callable[[], Sequence
                 severity="error",
                 rule_id="no-models",
                 rule=EMPTY_RULE,
-                message=f"no {noun} yet: add some with 'listbuilder add FILE UNIT'",
+                message=f"no {noun} yet",
+                action=Action(kind="add", system=system.id),
             )
         )
     if not has_leaders(system):

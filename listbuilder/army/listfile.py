@@ -21,7 +21,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList, Entry
 from listbuilder.rules.listformat import (
@@ -58,7 +58,7 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         found = "an empty file" if data is None else describe_value(data)
         raise doc.error(
             "a list file must be a mapping with 'system', 'name' and 'units'",
-            [doc.detail((), f"found {found}", "start from an example in examples/ or run 'listbuilder --help'")],
+            [doc.detail((), f"found {found}", "start from an example in examples/", action=Action(kind="new"))],
         )
     errors: list[ErrorDetail] = []
     system_id = read_key(SYSTEM, data, doc, (), errors)
@@ -162,8 +162,9 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     unit = system.find_unit(wanted.strip())
     if unit is None:
         names_ = [u.name for u in system.units.values()]
-        hint = did_you_mean(wanted, names_) or f"'listbuilder catalog {system.id}' lists the units"
-        errors.append(doc.detail((*path, "unit"), f"no unit '{wanted}' in the {system.id} catalogs", hint))
+        hint = did_you_mean(wanted, names_)
+        message = f"no unit '{wanted}' in the {system.id} catalogs"
+        errors.append(doc.detail((*path, "unit"), message, hint, action=Action(kind="catalog", system=system.id)))
         return None
     if bad or count is INVALID:
         return None

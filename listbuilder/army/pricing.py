@@ -1,9 +1,10 @@
-"""Price a statline given on the command line: ``--might 6``, ``"Beast, Might 6"``, or a catalog unit changed.
+"""Price a statline given as stats (``--might 6``, ``"Beast, Might 6"``), or a catalog unit changed.
 
-Stats come as options (``--STAT VALUE`` or ``--STAT=VALUE``) or as one statline argument, both
-read by the one statline grammar (``rules/statline``): a list stat joins its values with ``+``
-(``--traits attacker+big-guns``; the older ``attacker,big-guns`` is read too). Errors name the
-option (``--traits``), list every stat the rule set has, and show an example command.
+Stats come as ``--STAT VALUE`` (or ``--STAT=VALUE``) pairs or as one statline, both read by the
+one statline grammar (``rules/statline``): a list stat joins its values with ``+``
+(``attacker+big-guns``; the older ``attacker,big-guns`` is read too). Errors name the stat, list
+every stat the rule set has and give a statline in its grammar; each face adds how to give them
+(the command line's options, the web builder's form) through the ``price`` action.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Any
 
 from listbuilder.army.constraints import Problem, check_unit
 from listbuilder.army.costing import CostPart, cost_parts
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
-from listbuilder.rules.statline import parse_stats, parse_value, stats_example, stats_help, value_text
+from listbuilder.rules.statline import parse_stats, parse_value, stats_help, value_text
+from listbuilder.rules.statline import stats_example as statline_example
 from listbuilder.yamlfile import Document
 
 COMMAND_LINE = Path("command line")
@@ -56,32 +58,29 @@ class Pricing(Record):
         }
 
 
-def options_example(system: System) -> str:
-    """``listbuilder cost might-skirmish --class Soldier --might 1``: a command that prices a statline."""
+def stats_example(system: System) -> tuple[tuple[str, str], ...]:
+    """A statline of the rule set as (key, value) pairs, one a stat it needs: ``(("might", "1"),)``."""
     parts = []
     for key, stat in system.definition.stats.items():
         if stat.kind == "number":
-            parts.append(f"--{key} 1")
+            parts.append((key, "1"))
         elif stat.choices and (stat.kind == "choice" or stat.required):
-            parts.append(f"--{key} {_quoted(stat.choices[0].name)}")
-    return f"listbuilder cost {system.id} " + " ".join(parts)
-
-
-def _quoted(text: str) -> str:
-    return f'"{text}"' if " " in text else text
+            parts.append((key, stat.choices[0].name))
+    return tuple(parts)
 
 
 def _stats_detail(system: System) -> ErrorDetail:
     return ErrorDetail(
         message=f"{system.id} stats: {stats_help(system)}",
-        hint=f"e.g. {options_example(system)}, or listbuilder cost {system.id} '{stats_example(system)}'",
+        hint=f"e.g. '{statline_example(system)}'",
+        action=Action(kind="price", system=system.id, example=stats_example(system)),
     )
 
 
 def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
     """Turn ``--speed 6 --range=24 --traits attacker+big-guns`` (or ``"Speed 6, Range 24"``) into stat values.
 
-    Raises ``InputError`` naming each option it cannot use, with the rule set's stats and an example."""
+    Raises ``InputError`` naming each stat it cannot use, with the rule set's stats and an example."""
     stats = system.definition.stats
     values: dict[str, Any] = {}
     errors: list[ErrorDetail] = []
@@ -89,7 +88,8 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
 
     def put(key: str, value: Any, how: str) -> None:
         if key in values:
-            errors.append(ErrorDetail(message=f"--{key} is given twice ({how})", hint="give each stat once"))
+            label = stats[key].label if key in stats else key
+            errors.append(ErrorDetail(message=f"{label} is given twice ({how})", hint="give each stat once"))
         values[key] = value
 
     i = 0
@@ -102,7 +102,7 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
         key, has_value, value = arg[2:].partition("=")
         if not has_value:
             if i >= len(args):
-                errors.append(ErrorDetail(message=f"--{key} needs a value"))
+                errors.append(ErrorDetail(message=f"'{key}' needs a value"))
                 break
             value = args[i]
             i += 1
@@ -112,11 +112,10 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
             continue
         stat = stats.get(key)
         if stat is None:
-            options = [f"--{k}" for k in stats]
             errors.append(
                 ErrorDetail(
-                    message=f"{system.id} has no stat --{key}",
-                    hint=did_you_mean(f"--{key}", options) or f"its stats: {', '.join(options)}",
+                    message=f"{system.id} has no stat '{key}'",
+                    hint=did_you_mean(key, list(stats)) or f"its stats: {', '.join(stats)}",
                 )
             )
             continue
@@ -125,53 +124,56 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
         if problem is not None:
             errors.append(_value_problem(system, key, value))
         else:
-            put(key, parsed, f"--{key} {value}")
+            put(key, parsed, f"{key} {value}")
     if statline:
         parsed_line = parse_stats(system, ", ".join(statline))
         if isinstance(parsed_line, str):
             unit = system.find_unit(" ".join(statline))
-            hint = f'write it as "{stats_example(system)}"'
-            errors.append(
-                ErrorDetail(
-                    message=f"cannot read the statline '{' '.join(statline)[:60]}': {parsed_line}",
-                    hint=hint if unit is None else f'to price the catalog unit, give --unit "{unit.name}"',
+            message = f"cannot read the statline '{' '.join(statline)[:60]}': {parsed_line}"
+            if unit is None:
+                errors.append(ErrorDetail(message=message, hint=f'write it as "{statline_example(system)}"'))
+            else:
+                errors.append(
+                    ErrorDetail(
+                        message=message,
+                        hint=f"{unit.name} is a catalog unit",
+                        action=Action(kind="price-unit", system=system.id, example=(("unit", unit.name),)),
+                    )
                 )
-            )
         else:
             for key, value in parsed_line.items():
                 put(key, value, "in the statline and as an option")
     if errors:
-        raise InputError("these options cannot be used", file=COMMAND_LINE, details=[*errors, _stats_detail(system)])
+        raise InputError("these stats cannot be used", file=COMMAND_LINE, details=[*errors, _stats_detail(system)])
     return values
 
 
 def _value_problem(system: System, key: str, value: str) -> ErrorDetail:
     stat = system.definition.stats[key]
     if stat.kind == "number":
-        return ErrorDetail(message=f"--{key} must be a whole number, found '{value}'")
+        return ErrorDetail(message=f"{stat.label} must be a whole number, found '{value}'")
     names = [c.name for c in stat.choices]
     words = [w.strip() for w in value.replace(",", "+").split("+")] if stat.kind == "choices" else [value.strip()]
     bad = next((w for w in words if stat.choice(w) is None), value)
     return ErrorDetail(
-        message=f"--{key}: unknown {stat.label} '{bad}'; expected {', '.join(names)}"
+        message=f"unknown {stat.label} '{bad}'; expected {', '.join(names)}"
         + (" (several joined by +)" if stat.kind == "choices" else ""),
         hint=did_you_mean(bad, names),
     )
 
 
-def _as_option(system: System, detail: ErrorDetail) -> ErrorDetail:
-    """Reword a unit error for the command line: name the option (``--traits``), never a YAML path."""
+def _as_stats(system: System, detail: ErrorDetail) -> ErrorDetail:
+    """Reword a unit error for stats given outside a file: by the stat, never a YAML path or key."""
     message = detail.message
     key = next((str(p) for p in detail.path or () if str(p) in system.definition.stats), None)
     named = re.match(r"the stat '(\w+)'", message)
     key = named.group(1) if named and named.group(1) in system.definition.stats else key
-    if key is not None and f"'{key}'" in message:  # "the stat 'class' (Class) is missing"
-        message = message.replace(f"the stat '{key}'", f"the option --{key}")
-    elif key is not None:
-        message = f"--{key}: {message}"
+    label = system.definition.stats[key].label if key else ""
+    if key is not None and f"'{key}'" not in message and label not in message:
+        message = f"{label}: {message}"  # "Traits: 'attacker' is listed twice"
     hint = detail.hint
     if hint and hint.startswith("add '"):  # YAML advice ("add 'class:' with ...") reads wrong here
-        hint = hint.replace(f"add '{key}:' with", f"give --{key} with") if key else None
+        hint = hint.replace(f"add '{key}:' with", f"give {label}:") if key else None
     return ErrorDetail(message=message, hint=hint)
 
 
@@ -181,11 +183,16 @@ def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -
     if unit_name is not None:
         base = system.find_unit(unit_name)
         if base is None:
-            hint = (
-                did_you_mean(unit_name, [u.name for u in system.units.values()])
-                or f"'listbuilder catalog {system.id}' lists them"
+            hint = did_you_mean(unit_name, [u.name for u in system.units.values()])
+            raise InputError(
+                f"no unit '{unit_name}' in the {system.id} catalogs",
+                details=[
+                    ErrorDetail(
+                        message=hint or "give a unit of its catalogs",
+                        action=Action(kind="catalog", system=system.id),
+                    )
+                ],
             )
-            raise InputError(f"no unit '{unit_name}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
         changed = {k: v for k, v in stats.items() if k != "name"}
         if not changed:
             unit = base
@@ -193,7 +200,7 @@ def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -
         stats = {**{k: list(v) if isinstance(v, tuple) else v for k, v in base.stats.items()}, **stats}
     elif not stats or set(stats) == {"name"}:
         raise InputError(
-            f"give the stats of the unit to price, or --unit NAME for a catalog unit of {system.id}",
+            f"give the stats of the unit to price, or the name of a catalog unit of {system.id}",
             file=COMMAND_LINE,
             details=[_stats_detail(system)],
         )
@@ -204,7 +211,7 @@ def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -
         raise InputError(
             "this statline cannot be priced",
             file=COMMAND_LINE,
-            details=[*(_as_option(system, e) for e in errors), _stats_detail(system)],
+            details=[*(_as_stats(system, e) for e in errors), _stats_detail(system)],
         )
     unit = found
     if base is not None and "name" not in stats:

@@ -35,7 +35,9 @@ def _git(args: list[str], cwd: Path, what: str) -> bytes:
             stdin=subprocess.DEVNULL,
         )
     except FileNotFoundError:
-        raise InputError("--rev needs git, and git is not installed", details=[ErrorDetail(message=what)]) from None
+        raise InputError(
+            "reading a git revision needs git, and git is not installed", details=[ErrorDetail(message=what)]
+        ) from None
     except subprocess.TimeoutExpired:
         raise InputError(f"git took more than {TIMEOUT} s to {what}", file=cwd) from None
     if done.returncode != 0:
@@ -49,7 +51,7 @@ def check_revision(rev: str) -> str:
     if not _SAFE_REV.match(rev) or rev.startswith("-"):
         raise InputError(
             f"'{rev}' is not a git revision",
-            details=[ErrorDetail(message="give a commit, tag or branch, e.g. --rev HEAD~1 or --rev v2")],
+            details=[ErrorDetail(message="give a commit, tag or branch, e.g. HEAD~1 or v2")],
         )
     return rev
 

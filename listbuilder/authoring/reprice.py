@@ -125,7 +125,7 @@ def reprice(
     if (new is None) == (rev is None):
         raise InputError(
             "reprice compares two versions of a rule set",
-            details=[ErrorDetail(message="give OLD NEW (two folders), or FOLDER --rev REVISION")],
+            details=[ErrorDetail(message="give two folders, old and new, or one folder and a git revision of it")],
         )
     if rev is not None:
         import tempfile  # only --rev needs a scratch folder (tempfile costs a few ms to import)

@@ -15,7 +15,7 @@ from listbuilder.cli.options import (
     say,
     to_json,
 )
-from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ListbuilderError
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 
 def check_catalog(
@@ -65,7 +65,9 @@ def reprice(
 
     count = 1 if rev is not None else 2
     if len(folders) < count:
-        fail(api.reprice_usage())
+        usage = "listbuilder reprice OLD NEW [LISTS...], or reprice FOLDER --rev REV [LISTS...]"
+        error = api.reprice_usage()
+        fail(InputError(error.summary, details=[*error.details, ErrorDetail(message=usage)]))
     try:
         result = api.reprice(
             folders[0],

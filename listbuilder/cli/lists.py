@@ -10,6 +10,7 @@ from listbuilder.cli.options import (
     JsonOption,
     StrictOption,
     fail,
+    render,
     say,
     to_json,
 )
@@ -42,8 +43,8 @@ def validate(
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             if as_json:
-                say(to_json({"file": str(path), "legal": False, "error": exc.render()}))
-            say(f"error: {exc.render()}", err=True)
+                say(to_json({"file": str(path), "legal": False, "error": render(exc)}))
+            say(f"error: {render(exc)}", err=True)
             continue
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
@@ -74,7 +75,7 @@ def points(
             report = check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
-            say(f"error: {exc.render()}", err=True)
+            say(f"error: {render(exc)}", err=True)
             continue
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
@@ -176,6 +177,6 @@ def diff(
         say(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on
-            say(f"listbuilder diff: {exc.render()}")
+            say(f"listbuilder diff: {render(exc)}")
             raise typer.Exit(0) from None
         fail(exc)

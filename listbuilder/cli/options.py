@@ -53,5 +53,12 @@ def say(text: str, err: bool = False, nl: bool = True) -> None:
 
 
 def fail(exc: ListbuilderError) -> NoReturn:
-    say(f"error: {exc.render()}", err=True)
+    say(f"error: {render(exc)}", err=True)
     raise typer.Exit(exc.exit_code)
+
+
+def render(exc: ListbuilderError) -> str:
+    """An error as the terminal shows it: the library's message with the commands that help."""
+    from listbuilder.cli.views import command_hint  # as say() does: views load only with output
+
+    return exc.render(command_hint)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         Unit,
         Verdict,
     )
+    from listbuilder.errors import Action
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
 # controls (ESC sequences set the window title or clear the screen), and the bidi overrides
@@ -68,10 +69,13 @@ def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str 
 
 
 def problem_lines(problems: Sequence[Problem]) -> list[str]:
+    """Two lines a problem: what is wrong and where (with the command for the next step it
+    points to), then the rule it breaks."""
     out = []
     for p in problems:
         where = f"{p.entry}: " if p.entry else ""
-        out.append(f"  {p.severity:<7} {where}{p.message}")
+        extra = command_hint(p.action) if p.action is not None else None
+        out.append(f"  {p.severity:<7} {where}{p.message}" + (f" ({extra})" if extra else ""))
         source = f" [{p.source}]" if p.source else ""
         out.append(f"          rule: {p.rule}{source}")
     return out
@@ -184,7 +188,8 @@ def doctor(answer: DoctorAnswer) -> str:
     army = report.army
     out = [f"{army.file or army.name}: {army.name} ({army.system}), {api.total_text(report)}"]
     if answer.why:
-        out.append(f"  {answer.status}: {answer.why}")
+        extra = command_hint(answer.action) if answer.action is not None else None
+        out.append(f"  {answer.status}: {answer.why}" + (f" ({extra})" if extra else ""))
     elif answer.status in ("nothing to fix", "nothing to add"):
         out.append(f"  {answer.status}")
     out += [f"  {i}. {s.text()}" for i, s in enumerate(answer.suggestions, 1)]
@@ -271,3 +276,38 @@ def repricing(result: Repricing) -> str:
         new += f" of {c.new.limit:,}" if c.new.limit else ""
         lines.append(f"  {c.name}: {old} -> {new} {unit}, {_verdict_change(c.old, c.new)}")
     return "\n".join(lines)
+
+
+# --- the command line's words for the library's next steps ------------------------------------
+# The library names a next step only as an ``errors.Action`` ("see the catalog's units", "fix the
+# list"); each is worded here as the command that takes it, so a terminal message ends with
+# "'listbuilder catalog deathzap' lists the units" while the web builder offers its own link.
+
+_COMMANDS = {
+    "catalog": "'listbuilder catalog {system}' lists the units",
+    "add": "add some with 'listbuilder add FILE UNIT'",
+    "fix": "'listbuilder fix FILE' shows how to make it legal",
+    "fill": "'listbuilder fill FILE' starts a list from its rule set's factions",
+    "new": "'listbuilder new {system}' starts a list",
+    "export-json": "export the list with 'listbuilder export FILE --format json'",
+    "embed": "'listbuilder export FILE --format yaml --embed'",
+    "fill-to": "give it with --to, e.g. --to 100",
+    "output": "choose the file with -o, e.g. -o my-list.yaml",
+}
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if " " in text or not text else text
+
+
+def command_hint(action: Action) -> str | None:
+    """The command that takes ``action``, as a hint: ``'listbuilder catalog deathzap' lists the units``."""
+    system = action.system or "SYSTEM"
+    if action.kind == "price":
+        options = " ".join(f"--{key} {_quoted(value)}" for key, value in action.example)
+        return f"give each stat as --STAT VALUE, e.g. listbuilder cost {system} {options}".rstrip()
+    if action.kind == "price-unit":
+        name = dict(action.example).get("unit", "NAME")
+        return f'to price the catalog unit, give --unit "{name}"'
+    words = _COMMANDS.get(action.kind)
+    return None if words is None else words.format(system=system)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report
 from listbuilder.doctor.slots import StatChange
+from listbuilder.errors import Action
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Noun
 
@@ -173,6 +174,7 @@ class DoctorAnswer(Record):
     why: str = ""  # for 'no legal list', 'nothing to add' and 'not legal': the reason
     target: int | None = None  # fill: the total aimed at
     not_encoded: tuple[str, ...] = ()  # force rules the solver could not take into account
+    action: Action | None = None  # with ``why``: the next step that helps (fix the list first, fill it)
 
     @property
     def ok(self) -> bool:

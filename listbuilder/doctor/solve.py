@@ -29,6 +29,7 @@ from listbuilder.doctor import program
 from listbuilder.doctor.answers import Change, DoctorAnswer, StatlineFix, Step, Suggestion
 from listbuilder.doctor.program import Program
 from listbuilder.doctor.slots import Option, Slot, catalog_slots, leader_matters, list_slots
+from listbuilder.errors import Action
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import ForceRule, Limit, Linear, NotEncodable
 from listbuilder.rules.formats import ArmyList, Entry, Unit
@@ -66,14 +67,15 @@ def fill(
     an exact faction name (the API checks it)."""
     report = build_report(army, system)
     target = to if to is not None else army.limit
-    assert target is not None, "the API asks for --to when a list has no limit"
+    assert target is not None, "the API asks for a total to fill to when a list has no limit"
     if any(p.rule_id != EMPTY_ID for p in report.errors):  # an empty list is filled from nothing
         return DoctorAnswer(
             command="fill",
             status="not legal",
             report=report,
             target=target,
-            why="fill starts from a legal list; 'listbuilder fix' shows how to make it legal",
+            why="fill starts from a legal list",
+            action=Action(kind="fix", system=system.id),
         )
     unit = system.size_unit
     if report.total >= target:
@@ -194,6 +196,7 @@ class _Question:
         self.not_encoded: list[str] = []
         self.deadline = time.monotonic() + program.MAX_SECONDS  # for all the programs of this question
         self.show_leader = leader_matters(system)
+        self.action: Action | None = None  # the next step the answer's 'why' points to
 
     # --- bounds ----------------------------------------------------------------------------
 
@@ -443,6 +446,7 @@ class _Question:
             why=why,
             target=self.target,
             not_encoded=tuple(self.not_encoded),
+            action=self.action,
         )
 
     def why_none(self) -> str:
@@ -453,10 +457,8 @@ class _Question:
             if self._solve(trial, []) is None:
                 needed = trial
         if not needed and not self.slots:
-            return (
-                "there are no units to field: the list has no entries, so no faction to add from "
-                "('listbuilder fill' starts a list from its rule set's factions)"
-            )
+            self.action = Action(kind="fill", system=self.system.id)
+            return "there are no units to field: the list has no entries, so no faction to add from"
         names = " and ".join(f"'{r.title or r.id}'" for r in needed) or "the rules"
         where = "the units of the list and of its factions, with at least one entry,"
         _, _, reached = self._bounds()

@@ -270,7 +270,7 @@ def matrix(
     )
 
 
-GRID_HINT = "compare smaller lists, or single units with 'listbuilder odds SYSTEM ATTACKER TARGET'"
+GRID_HINT = "compare smaller lists, or two units alone"
 
 
 def fielded(report: Report) -> list[Unit]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
@@ -37,7 +37,8 @@ def read_unit(system: System, spec: str) -> Unit:
                 details=[
                     ErrorDetail(
                         message=f"give a catalog unit's name, or a statline such as '{stats_example(system)}'",
-                        hint=hint or f"'listbuilder catalog {system.id}' lists the units",
+                        hint=hint,
+                        action=Action(kind="catalog", system=system.id),
                     )
                 ],
             )
@@ -75,7 +76,12 @@ def read_situation(system: System, mechanic: str | None, args: Sequence[str]) ->
             raise InputError(
                 f"'{arg}' is not a situation",
                 file=COMMAND_LINE,
-                details=[ErrorDetail(message="the mechanic is chosen with --mechanic", hint=f"--mechanic {value}")],
+                details=[
+                    ErrorDetail(
+                        message="the mechanic is chosen apart from the situation",
+                        hint=f"choose the mechanic '{value}'",
+                    )
+                ],
             )
         if option is not None and option.kind == "flag":
             out[key] = value.strip().lower() not in ("false", "no", "0", "off") if has_value else True
@@ -237,11 +243,7 @@ def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
         left_out.append(f"the first {PRINTED_ROWS} of the {len(a.lines)} entries of {a.army.name}")
     if len(columns) > PRINTED_COLUMNS:
         left_out.append(f"the first {PRINTED_COLUMNS} of the {len(columns)} entries of {b.army.name}")
-    note = (
-        f"Shown: {' and '.join(left_out)}. 'listbuilder odds' with the two list files gives every matchup."
-        if left_out
-        else ""
-    )
+    note = f"Shown: {' and '.join(left_out)}. The odds of the two whole lists give every matchup." if left_out else ""
     mechanic = mechanic_of(system, None)
     return {
         "title": f"{a.army.name} against {b.army.name}",

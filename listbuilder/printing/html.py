@@ -79,7 +79,7 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
             raise InputError(
                 "no such template folder",
                 file=user_templates,
-                details=[ErrorDetail(message="--templates names a folder of .html and .css files")],
+                details=[ErrorDetail(message="a template folder holds .html and .css files")],
             )
         folders.insert(0, user_templates)
     env = BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)

@@ -50,7 +50,8 @@ def render_document_bytes(
         for r in reports:
             if r.system.id != opponent.system.id:
                 raise InputError(
-                    f"--vs: {r.army.name} is a {r.system.id} list but {opponent.army.name} is {opponent.system.id}",
+                    f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
+                    f"but {r.army.name} is a {r.system.id} list",
                     file=Path(opponent.army.file) if opponent.army.file else None,
                     details=[ErrorDetail(message="odds compare lists of one rule set")],
                 )
@@ -58,7 +59,7 @@ def render_document_bytes(
         broken = [r for r in reports if not r.legal(strict=True)]
         if broken:
             raise RulesBroken(
-                "--strict: not rendering lists that break rules",
+                "strict: not rendering lists that break rules (or warn)",
                 details=[
                     ErrorDetail(message=f"{r.army.file}: {p.message}", hint=p.rule) for r in broken for p in r.problems
                 ],

@@ -65,7 +65,7 @@ def user_roots(option: Sequence[Path] | None = None, environ: dict[str, str] | N
                 "no such catalog folder",
                 file=root,
                 details=[
-                    ErrorDetail(message=f"--catalogs and {ENV_VAR} name folders that hold one folder per rule set")
+                    ErrorDetail(message=f"a catalogs folder (given, or in {ENV_VAR}) holds one folder per rule set")
                 ],
             )
     return roots

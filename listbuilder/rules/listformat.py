@@ -87,7 +87,7 @@ REVISION = ListKey(
     type="whole",
     minimum=1,
     wrong="the catalog revision must be a whole number of at least 1",
-    hint="it is written by 'listbuilder new'; remove it if unsure",
+    hint="it records the catalog revision a new list was made with; remove it if unsure",
     title="Catalog revision",
     help="The revision of the {id} catalogs this list was made with (now {revision}); "
     "listbuilder warns about units changed since.",
@@ -124,7 +124,7 @@ UNIT = ListKey(
     wrong="expected a unit name",
     hint="put it in quotes",
     title="Unit",
-    help="A ready-made unit from the {id} catalogs ('listbuilder catalog {id}').",
+    help="A ready-made unit from the {id} catalogs, by its name.",
 )
 ENTRY_LEADER = ListKey(
     key="leader",

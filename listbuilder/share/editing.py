@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.share.listedit import STALE_TEMP_SECONDS as STALE_TEMP_SECONDS
 from listbuilder.share.listedit import EditResult as EditResult  # what every edit gives
@@ -117,7 +117,8 @@ def _add(edit: _Edit, unit_name: str, count: int) -> None:
                 details=[
                     ErrorDetail(
                         message=f"'{wanted}' is neither a catalog unit nor a custom unit of this list",
-                        hint=did_you_mean(wanted, names) or f"'listbuilder catalog {edit.system.id}' lists the units",
+                        hint=did_you_mean(wanted, names),
+                        action=Action(kind="catalog", system=edit.system.id),
                     )
                 ],
             )

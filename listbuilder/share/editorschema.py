@@ -291,7 +291,7 @@ def all_lists_schema(catalogs: Catalogs) -> dict[str, Any]:
                 "type": "string",
                 "enum": [s.id for s in systems],
                 "enumDescriptions": [f"{s.definition.name}: {s.definition.summary}" for s in systems],
-                **_doc("The rule set ('listbuilder systems' lists them).", title="Rule set"),
+                **_doc("The rule set, by its id.", title="Rule set"),
             }
         },
         "allOf": branches,

@@ -44,7 +44,7 @@ from typing import Any
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
@@ -190,8 +190,8 @@ def _whole(value: Any) -> int | None:
 def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     """The list data of an ``export_json`` document."""
 
-    def fail(message: str, path: tuple[str | int, ...] = (), hint: str | None = None) -> InputError:
-        details = [ErrorDetail(message=message, path=path, hint=hint)]
+    def fail(message: str, path: tuple[str | int, ...] = (), hint: str | None = None, action: str = "") -> InputError:
+        details = [ErrorDetail(message=message, path=path, hint=hint, action=Action(kind=action) if action else None)]
         return InputError("this is not a list exported by listbuilder as JSON", file=source, details=details)
 
     try:
@@ -204,7 +204,9 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     if not encodable(json.dumps(data, ensure_ascii=False)):
         raise InputError("the JSON holds characters that are not valid Unicode", file=source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise fail(f'expected an object with "format": "{FORMAT}"', hint="export the list with --format json")
+        raise fail(
+            f'expected an object with "format": "{FORMAT}"', hint="export the list as JSON again", action="export-json"
+        )
     if data.get("format_version") != FORMAT_VERSION:
         raise fail(f"this listbuilder reads format_version {FORMAT_VERSION}", ("format_version",))
     system_id = data.get("system")

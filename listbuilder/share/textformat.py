@@ -43,7 +43,7 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import amount, total_text
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
@@ -251,8 +251,8 @@ class _Reader:
         self.written: list[Written] = []  # the costs the text gives, entry by entry, then the total
         self.cost: int | None = None  # the cost written on the entry line being read
 
-    def fail(self, line: int | None, message: str, hint: str | None = None) -> None:
-        self.errors.append(ErrorDetail(message=message, line=line, hint=hint))
+    def fail(self, line: int | None, message: str, hint: str | None = None, action: Action | None = None) -> None:
+        self.errors.append(ErrorDetail(message=message, line=line, hint=hint, action=action))
 
     def error(self) -> InputError:
         return InputError("this is not a list exported by listbuilder", file=self.source, details=self.errors)
@@ -431,7 +431,8 @@ class _Reader:
             self.fail(
                 line,
                 f"no unit '{name}' in the {system.id} catalogs",
-                hint or f"'listbuilder catalog {system.id}' lists them; a custom unit gives its stats in [ ]",
+                hint or "a custom unit gives its stats in [ ]",
+                Action(kind="catalog", system=system.id),
             )
             return None
         return catalog_entry(unit, count, leader)

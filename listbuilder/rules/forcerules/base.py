@@ -19,7 +19,7 @@ A new kind is one new class here plus its line in ``CONSTRAINT_KINDS`` and in th
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
-from listbuilder.errors import Location
+from listbuilder.errors import Action, Location
 from listbuilder.record import Record, record
 from listbuilder.rules.profiles import Group, Noun, Stat, Unit
 from listbuilder.rules.schema import doc
@@ -107,6 +107,7 @@ class Problem(Record):
     entry: str | None = None
     source: str = ""
     title: str = ""
+    action: "Action | None" = None  # a next step a face may offer with it (errors.Action)
 
     def as_json(self) -> dict[str, str | None]:
         return {
