@@ -281,7 +281,7 @@ def repricing(result: Repricing) -> str:
 # --- the command line's words for the library's next steps ------------------------------------
 # The library names a next step only as an ``errors.Action`` ("see the catalog's units", "fix the
 # list"); each is worded here as the command that takes it, so a terminal message ends with
-# "'listbuilder catalog deathzap' lists the units" while the web builder offers its own link.
+# "'listbuilder catalog SYSTEM' lists the units" while the web builder offers its own link.
 
 _COMMANDS = {
     "catalog": "'listbuilder catalog {system}' lists the units",
