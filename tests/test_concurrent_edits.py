@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from listbuilder.errors import InputError
+from listbuilder.files.yamldoc import load_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share import locking
 from listbuilder.share.editing import add_unit, remove_unit
 from listbuilder.share.locking import ConflictError, locked, locked_edit
-from listbuilder.yamlfile import load_yaml
 
 LIST = """\
 # Our club's zombie list

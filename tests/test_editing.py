@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from listbuilder.api import check_list
 from listbuilder.army.listfile import parse_list
 from listbuilder.errors import InputError, OutputError
+from listbuilder.files.yamldoc import load_yaml, parse_yaml
 from listbuilder.share import listedit
 from listbuilder.share.editing import ConflictError, add_unit, new_list, remove_unit, set_key
-from listbuilder.yamlfile import load_yaml, parse_yaml
 
 # A hand-written list: a schema line, full-line and inline comments (one with trailing spaces),
 # blank lines, a double-quoted name, single-quoted and plain unit names in any case, aligned

@@ -14,6 +14,7 @@ import pytest
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.errors import InputError
+from listbuilder.files.yamldoc import Document
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.listformat import (
     CATALOG_ENTRY_KEYS,
@@ -23,7 +24,6 @@ from listbuilder.rules.listformat import (
     ListKey,
 )
 from listbuilder.share.editorschema import list_schema, words
-from listbuilder.yamlfile import Document
 
 CATALOGS = Catalogs()
 SYSTEM = CATALOGS.get("might-skirmish")

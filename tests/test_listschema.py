@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.errors import InputError, OutputError
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text, write_schemas
-from listbuilder.yamlfile import Document, load_yaml
 
 SCHEMAS = ROOT / "schemas"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))

@@ -13,10 +13,10 @@ from listbuilder.api import price
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
 from listbuilder.errors import ListbuilderError
+from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import as_data, is_mixed, names
-from listbuilder.yamlfile import parse_yaml
 
 CATALOGS = Catalogs()
 PATH = Path("generated.yaml")

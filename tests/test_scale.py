@@ -132,7 +132,7 @@ def test_a_roster_names_its_factions_once(write_list, catalogs):
 def test_copies_of_one_unit_share_their_outcome_and_a_parse_leaves_the_collector_as_it_was(ms):
     import gc
 
-    from listbuilder.yamlfile import parse_yaml
+    from listbuilder.files.yamldoc import parse_yaml
 
     hunter = Unit(name="H", stats={"class": "Soldier", "might": 10})
     hound = Unit(name="R", stats={"class": "Beast", "might": 4})

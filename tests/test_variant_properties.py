@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from listbuilder.errors import ListbuilderError
+from listbuilder.files.yamldoc import Document
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.variant import merge, remove
-from listbuilder.yamlfile import Document
 
 SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]

@@ -114,6 +114,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.phrases import total_text as total_text
     from listbuilder.army.report import Report as Report
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
+    from listbuilder.files.yamldoc import few_collections as few_collections
     from listbuilder.odds.api import Outcome as Outcome
     from listbuilder.odds.ask import matrix_text as matrix_text
     from listbuilder.odds.ask import outcome_text as outcome_text
@@ -122,7 +123,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.rules.system import System as System
     from listbuilder.share.diff import ListDiff as ListDiff
     from listbuilder.share.editing import EditResult as EditResult
-    from listbuilder.yamlfile import few_collections as few_collections
 
 # Where each name comes from. Each module of this package is one group of actions; a new group is
 # a new module, named here.
@@ -166,7 +166,7 @@ _FROM = {
     "listbuilder.rules.system": "System",
     "listbuilder.share.diff": "ListDiff",
     "listbuilder.share.editing": "EditResult",
-    "listbuilder.yamlfile": "few_collections",
+    "listbuilder.files.yamldoc": "few_collections",
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}
 

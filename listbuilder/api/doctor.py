@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from listbuilder.api.catalogs import faction_named
 from listbuilder.army.listfile import parse_list
 from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
-from listbuilder.yamlfile import Document, load_yaml, parse_yaml
 
 if TYPE_CHECKING:
     from listbuilder.doctor import DoctorAnswer, Suggestion

@@ -142,8 +142,8 @@ def _row_problems(problems: Sequence[Problem]) -> dict[int, list[Problem]]:
 
 def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
     """Read, cost and judge one list of ``folder``, with its version and undo depth."""
+    from listbuilder.files.yamldoc import parse_yaml, read_text
     from listbuilder.share import folder as lists
-    from listbuilder.yamlfile import parse_yaml, read_text
 
     path = list_file(folder, name)
     text = read_text(path, "list file")
@@ -416,8 +416,8 @@ def new_folder_list(folder: Path, catalogs: Catalogs, system_id: str, name: str 
 
 def import_folder_list(folder: Path, catalogs: Catalogs, text: str) -> str:
     """Read a list exported as text, markdown or JSON into a new file of ``folder``; returns its name."""
+    from listbuilder.files.yamldoc import parse_yaml
     from listbuilder.share import folder as lists
-    from listbuilder.yamlfile import parse_yaml
 
     yaml_text = import_list(text, catalogs, Path("pasted text"))
     list_name = parse_yaml(yaml_text, Path("pasted text")).data.get("name") or "imported list"

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.files.yamldoc import read_text
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.yamlfile import read_text
 
 if TYPE_CHECKING:
     from listbuilder.share.diff import ListDiff

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList, Entry
 from listbuilder.rules.listformat import (
@@ -41,7 +42,6 @@ from listbuilder.rules.listformat import (
     read_key,
 )
 from listbuilder.rules.schema import describe_value
-from listbuilder.yamlfile import Document, load_yaml
 
 ENTRY_KEY_NAMES = names(CATALOG_ENTRY_KEYS)
 

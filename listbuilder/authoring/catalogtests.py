@@ -23,11 +23,11 @@ from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs, System
 from listbuilder.rules.schema import describe_value
 from listbuilder.rules.variant import scan_extends
-from listbuilder.yamlfile import Document, load_yaml
 
 TESTS_DIR = "tests"
 EXPECT = "expect"

@@ -16,9 +16,9 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import SYSTEM_FILE, Catalogs, System
-from listbuilder.yamlfile import Document, load_yaml
 
 
 @record

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean
+from listbuilder.files.yamldoc import Document
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.spec import MECHANIC_KINDS, OddsFile
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.schema import validate
 from listbuilder.rules.variant import layered
-from listbuilder.yamlfile import Document
 
 ODDS_FILE = "odds.yaml"
 

@@ -12,10 +12,10 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
+from listbuilder.files.yamldoc import few_collections
 from listbuilder.printing import pages
 from listbuilder.printing.html import Paper, render_document, stylesheet
 from listbuilder.rules.catalog import System
-from listbuilder.yamlfile import few_collections
 
 
 class RulesBroken(ListbuilderError):

@@ -58,7 +58,7 @@ MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, leas
 # it). tests/test_cache.py checks that every record class found in a cache entry is among them.
 LOADER_CODE = (
     "record.py",
-    "yamlfile.py",
+    "files",
     "rules/cache.py",
     "rules/catalog.py",
     "rules/system.py",

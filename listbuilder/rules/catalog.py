@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean
+from listbuilder.files.yamldoc import Document, few_collections
 from listbuilder.rules import cache
 from listbuilder.rules.formats import (
     FactionFile,
@@ -31,7 +32,6 @@ from listbuilder.rules.schema import describe_value, load_catalog_file, validate
 from listbuilder.rules.system import System, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
-from listbuilder.yamlfile import Document, few_collections
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"

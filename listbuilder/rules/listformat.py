@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from listbuilder.errors import ErrorDetail, Location
+from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.schema import describe_value
-from listbuilder.yamlfile import Document
 
 KeyType = Literal["text", "whole", "flag", "list"]
 # Stands for the rule set's limit key: its measure's plural ('points: 100', 'figures: 20').

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.errors import ErrorDetail, did_you_mean
+from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.schema import describe_value
-from listbuilder.yamlfile import Document
 
 if TYPE_CHECKING:
     from listbuilder.rules.profiles import Stat

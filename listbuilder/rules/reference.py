@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import ErrorDetail
+from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
@@ -20,7 +21,6 @@ from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import carriers, is_mixed, names
 from listbuilder.rules.schema import doc, read_catalog_document
 from listbuilder.rules.variant import layered
-from listbuilder.yamlfile import Document
 
 REFERENCE_FILE = "reference.yaml"
 

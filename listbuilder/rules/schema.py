@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, freeze
-from listbuilder.yamlfile import Document
 
 if TYPE_CHECKING:
     from pydantic_core import SchemaValidator, ValidationError
@@ -164,7 +164,7 @@ def load_catalog_file(
     ``shape`` says what the file must be ("a mapping with 'faction' and 'units'"); ``check``
     adds the cross-checks a schema cannot express. Every problem found is raised together,
     located, as a ``CatalogError``."""
-    from listbuilder.yamlfile import load_yaml
+    from listbuilder.files.yamldoc import load_yaml
 
     return read_catalog_document(load_yaml(path, what), cls, what, shape, check)
 

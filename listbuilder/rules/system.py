@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, did_you_mean, one_of
+from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import (
     FiguresCost,
@@ -25,7 +26,6 @@ from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
 from listbuilder.rules.listformat import names, read_key
 from listbuilder.rules.loadout import check_counts, read_items
 from listbuilder.rules.schema import describe_value
-from listbuilder.yamlfile import Document
 
 # Keys a unit may carry besides its stats, in a catalog and in a list (declared in listformat.py).
 UNIT_KEYS = names(UNIT_FIELDS)

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean, dotted
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.schema import describe_value
-from listbuilder.yamlfile import Document, load_yaml
 
 EXTENDS = "extends"
 REMOVE = "remove"

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.files.yamldoc import Document
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.editing import EditResult, _check_count, _Edit, edit_text
 from listbuilder.share.yamledit import apply, scalar
-from listbuilder.yamlfile import Document
 
 
 def _entry(edit: _Edit, index: object) -> Any:

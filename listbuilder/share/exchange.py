@@ -45,12 +45,12 @@ from typing import Any
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.files.yamldoc import MAX_FILE_BYTES, Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
 from listbuilder.share.listwriter import catalog_entry, custom_entry, dump_list, list_data
 from listbuilder.share.textformat import Written, encodable, read_export, revision_of, to_markdown, to_text
-from listbuilder.yamlfile import MAX_FILE_BYTES, Document, parse_yaml
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1

@@ -39,12 +39,12 @@ from typing import Any
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import InputError
+from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import ArmyList
 from listbuilder.share.locking import locked_edit
 from listbuilder.share.yamledit import YamlText, apply, scalar
-from listbuilder.yamlfile import Document, parse_yaml
 
 STALE_TEMP_SECONDS = 60  # a live write takes milliseconds; older temp files are leftovers of a crash
 
