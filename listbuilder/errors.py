@@ -16,11 +16,21 @@ from pathlib import Path
 
 from listbuilder.record import Record, record
 
-# The documented exit codes of every command.
+# The exit codes of every command, all of them here (the README's table lists the same).
 EXIT_OK = 0
 EXIT_RULES_BROKEN = 1
 EXIT_BAD_INPUT = 2
 EXIT_OUTPUT_FAILED = 3
+EXIT_INTERNAL = 4
+EXIT_INTERRUPTED = 130
+EXIT_CODES = {
+    EXIT_OK: "done (a list or statline is legal, where the command judges one)",
+    EXIT_RULES_BROKEN: "a list or statline breaks a rule of its rule set",
+    EXIT_BAD_INPUT: "a file or option cannot be read or understood",
+    EXIT_OUTPUT_FAILED: "an output file could not be written",
+    EXIT_INTERNAL: "an internal error: a bug in listbuilder",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+}
 
 Location = tuple[str | int, ...]
 

@@ -218,7 +218,7 @@ def test_records_are_immutable(books):
 
 
 def test_text_is_held_to_the_size_of_a_file(books):
-    from listbuilder.files.yamldoc import MAX_FILE_BYTES
+    from listbuilder.files.reading import MAX_FILE_BYTES
 
     huge = "system: might-skirmish\nname: X\nunits: []\n" + "#" * MAX_FILE_BYTES
     for action in (api.check_text, api.fix_text):
@@ -230,7 +230,7 @@ def test_the_collector_pauses_while_lists_are_read_and_starts_again(books):
     import gc
     import threading
 
-    from listbuilder.files.yamldoc import few_collections
+    from listbuilder.collector import few_collections
 
     assert gc.isenabled()
     seen: list[bool] = []

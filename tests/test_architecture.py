@@ -413,3 +413,110 @@ def test_the_engine_check_sees_a_lazy_import_of_a_face(tmp_path):
         "listbuilder.army -> listbuilder.api",
         "listbuilder.rules.x -> listbuilder.cli.views",
     ]
+
+
+# --- each idea once -----------------------------------------------------------------------------
+
+
+def _exit_codes_outside_errors(root: Path = ROOT) -> list[str]:
+    """Every exit code named outside ``errors.py``: an ``EXIT_*`` constant defined elsewhere, or a
+    number handed to ``sys.exit``, ``typer.Exit`` or ``SystemExit``."""
+    wrong = []
+    for path in sorted((root / "listbuilder").rglob("*.py")):
+        if path.name == "errors.py" and path.parent.name == "listbuilder":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                wrong += [f"{where}: {t.id}" for t in targets if isinstance(t, ast.Name) and t.id.startswith("EXIT_")]
+            elif (
+                isinstance(node, ast.Call)
+                and _called(node.func) in ("exit", "Exit", "SystemExit")
+                and any(isinstance(a, ast.Constant) and isinstance(a.value, int) for a in node.args)
+            ):
+                wrong.append(f"{where}: {ast.unparse(node)}")
+    return wrong
+
+
+def test_exit_codes_are_named_in_one_place():
+    wrong = _exit_codes_outside_errors()
+    assert not wrong, "an exit code named outside listbuilder/errors.py:\n" + "\n".join(wrong)
+
+
+def test_the_exit_code_check_sees_a_number_and_a_constant(tmp_path):
+    root = _package(
+        tmp_path,
+        {"listbuilder/cli/x.py": "import sys, typer\nEXIT_ODD = 5\nsys.exit(4)\nraise typer.Exit(0)\nsys.exit(code)\n"},
+    )
+    found = [w.split(": ", 1)[1] for w in _exit_codes_outside_errors(root)]
+    assert found == ["EXIT_ODD", "sys.exit(4)", "typer.Exit(0)"]
+
+
+def test_the_readme_lists_every_exit_code():
+    from listbuilder.errors import EXIT_CODES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("**Exit codes**") :].split("\n\n")[1]
+    rows = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
+    assert rows == [str(code) for code in EXIT_CODES]
+
+
+def _private_reaches(root: Path = ROOT) -> list[str]:
+    """Every reach into another module's private names: ``module._name`` on an imported module of
+    the package (its private state: the module offers a public way, such as ``clear()``), or
+    ``from listbuilder.x.y import _name`` from outside the folder of ``x/y.py``."""
+    files = {_module_name(p, root): p for p in (root / "listbuilder").rglob("*.py")}
+    wrong = []
+    for name, path in sorted(files.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules: set[str] = set()  # local names bound to a module of the package
+        folder = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("listbuilder"):
+                for alias in node.names:
+                    if f"{node.module}.{alias.name}" in files:
+                        modules.add(alias.asname or alias.name)
+                    elif alias.name.startswith("_") and not alias.name.startswith("__") and node.module in files:
+                        source = node.module
+                        home = source if files[source].name == "__init__.py" else source.rpartition(".")[0]
+                        if home != folder:
+                            wrong.append(f"{path.relative_to(root)}:{node.lineno}: from {source} import {alias.name}")
+            elif isinstance(node, ast.Import):
+                modules.update(a.asname for a in node.names if a.asname and a.name in files)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                wrong.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.id}.{node.attr}")
+    return wrong
+
+
+def test_no_module_reaches_into_another_modules_private_names():
+    wrong = _private_reaches()
+    assert not wrong, "a module reaches another's private names:\n" + "\n".join(wrong)
+
+
+def test_the_private_check_sees_a_private_cache_cleared_from_outside(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "listbuilder/odds/__init__.py": "",
+            "listbuilder/odds/load.py": "_CACHE = {}\n",
+            "listbuilder/odds/kinds/__init__.py": "",
+            "listbuilder/odds/kinds/table.py": "_TALLIES = {}\n_helper = 1\n",
+            "listbuilder/odds/api.py": "from listbuilder.odds import load\nfrom listbuilder.odds.kinds import table\n"
+            "load._CACHE.clear()\ntable._TALLIES.clear()\nload.clear()\n",
+            "listbuilder/odds/kinds/other.py": "from listbuilder.odds.kinds.table import _helper\n",  # its own folder
+            "listbuilder/web.py": "from listbuilder.odds.kinds.table import _helper\n",
+        },
+    )
+    assert sorted(w.split(": ", 1)[1] for w in _private_reaches(root)) == [
+        "from listbuilder.odds.kinds.table import _helper",
+        "load._CACHE",
+        "table._TALLIES",
+    ]

@@ -16,7 +16,7 @@ import pytest
 from conftest import CATALOGS, EXAMPLES
 
 from listbuilder.errors import OutputError
-from listbuilder.files.yamldoc import check_target, write_output
+from listbuilder.files.writing import check_target, write_output
 
 LEGAL = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
 

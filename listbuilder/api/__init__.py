@@ -113,8 +113,8 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.phrases import stats_line as stats_line
     from listbuilder.army.phrases import total_text as total_text
     from listbuilder.army.report import Report as Report
+    from listbuilder.collector import few_collections as few_collections
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
-    from listbuilder.files.yamldoc import few_collections as few_collections
     from listbuilder.odds.api import Outcome as Outcome
     from listbuilder.odds.ask import matrix_text as matrix_text
     from listbuilder.odds.ask import outcome_text as outcome_text
@@ -166,7 +166,7 @@ _FROM = {
     "listbuilder.rules.system": "System",
     "listbuilder.share.diff": "ListDiff",
     "listbuilder.share.editing": "EditResult",
-    "listbuilder.files.yamldoc": "few_collections",
+    "listbuilder.collector": "few_collections",
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}
 

@@ -142,7 +142,8 @@ def _row_problems(problems: Sequence[Problem]) -> dict[int, list[Problem]]:
 
 def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
     """Read, cost and judge one list of ``folder``, with its version and undo depth."""
-    from listbuilder.files.yamldoc import parse_yaml, read_text
+    from listbuilder.files.reading import read_text
+    from listbuilder.files.yamldoc import parse_yaml
     from listbuilder.share import folder as lists
 
     path = list_file(folder, name)

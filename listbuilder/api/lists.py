@@ -7,7 +7,8 @@ from pathlib import Path
 from listbuilder.army.listfile import parse_list, read_list
 from listbuilder.army.pricing import Pricing, parse_stat_options, price
 from listbuilder.army.report import Report, build_report
-from listbuilder.files.yamldoc import few_collections, parse_yaml
+from listbuilder.collector import few_collections
+from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 
 __all__ = ["Pricing", "check_list", "check_text", "parse_stat_options", "price"]

@@ -10,7 +10,7 @@ from typing import Any
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, choose
-from listbuilder.files.yamldoc import write_output
+from listbuilder.files.writing import write_output
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 
@@ -154,7 +154,7 @@ def render_files(
     """Print list files: into one document at ``output``, or each beside itself as NAME.pdf.
 
     ``vs`` names an opponent's list file (see ``render_reports``)."""
-    from listbuilder.files.yamldoc import check_target
+    from listbuilder.files.writing import check_target
 
     _some(paths)
     paper = choose("paper size", paper, PAPERS)
@@ -191,7 +191,7 @@ def render_card_file(
     system: System, *, output: Path | None = None, paper: str = "a4", templates: Path | None = None
 ) -> Written:
     """Write a rule set's quick-reference card (default: SYSTEM-card.pdf in the current folder)."""
-    from listbuilder.files.yamldoc import check_target
+    from listbuilder.files.writing import check_target
 
     target = output or Path(f"{system.id}-card.pdf")
     inputs = [system.folder, *_printed_with(templates)]

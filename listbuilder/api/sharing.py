@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError, choose
-from listbuilder.files.yamldoc import read_text
+from listbuilder.files.reading import read_text
 from listbuilder.rules.catalog import Catalogs
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path, PurePosixPath
 
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.files.yamldoc import MAX_FILE_BYTES
+from listbuilder.files.reading import MAX_FILE_BYTES
 
 MAX_FILES = 2000
 MAX_TOTAL_BYTES = 64 * 1024 * 1024

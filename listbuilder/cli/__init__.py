@@ -21,8 +21,6 @@ from typer.core import TyperGroup
 
 from listbuilder import __version__
 
-EXIT_INTERNAL = 4
-
 
 def _help_width() -> int:
     """The width --help wraps to: the terminal's, up to 80 (click's own floor of 50 would spill
@@ -140,14 +138,17 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
+        from listbuilder.errors import EXIT_INTERRUPTED  # not at the top: --version loads no more than it needs
+
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except SystemExit:
         raise
     except Exception as exc:  # a bug: say so plainly; LISTBUILDER_DEBUG=1 shows the traceback
         if os.environ.get("LISTBUILDER_DEBUG"):
             raise
         from listbuilder.cli.options import say  # not loaded by runs that need no message
+        from listbuilder.errors import EXIT_INTERNAL
 
         say(
             f"internal error: {type(exc).__name__}: {exc}\n"

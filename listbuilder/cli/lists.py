@@ -171,12 +171,12 @@ def diff(
         books = api.open_catalogs(catalogs)
         if git:
             say(api.git_diff(files, books))
-            raise typer.Exit(0)
+            raise typer.Exit(EXIT_OK)
         if len(files) != 2:
             raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
         say(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on
             say(f"listbuilder diff: {render(exc)}")
-            raise typer.Exit(0) from None
+            raise typer.Exit(EXIT_OK) from None
         fail(exc)

@@ -9,26 +9,21 @@ data path to its line and column for error messages.
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import os
 import re
-import stat
-import threading
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from listbuilder.errors import Action, ErrorDetail, InputError, Location, OutputError
+from listbuilder.collector import few_collections
+from listbuilder.errors import Action, ErrorDetail, InputError, Location
+from listbuilder.files.reading import MAX_FILE_BYTES, read_text
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 
 
@@ -78,65 +73,6 @@ class Document:
         return cls(summary=summary, file=self.path, details=details)
 
 
-def _broken_link(path: Path, what: str) -> None:
-    """Raise the error for a symbolic link that leads nowhere: a loop, or a missing target."""
-    import errno
-
-    try:
-        path.stat()
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise InputError(
-                f"this {what} is a symbolic link that loops back on itself",
-                file=path,
-                details=[ErrorDetail(message="point the link at a real file (ls -l shows where it leads)")],
-            ) from None
-    raise InputError(
-        f"this {what} is a symbolic link to a file that does not exist: {os.readlink(path)}",
-        file=path,
-        details=[ErrorDetail(message="point the link at a real file, or remove it")],
-    )
-
-
-def _a(what: str) -> str:
-    """``what`` with its article: 'a list file', 'an exported list'."""
-    return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
-
-
-def read_text(path: Path, what: str = "file") -> str:
-    """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
-    try:
-        if not path.exists():
-            if path.is_symlink():  # exists() follows links: a dangling one or a loop lands here
-                _broken_link(path, what)
-            raise InputError(f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling")])
-        if path.is_dir():
-            raise InputError(f"this is a folder, not {_a(what)}", file=path)
-        if not path.is_file():
-            raise InputError(f"this is not a regular file, so it cannot be {_a(what)}", file=path)
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(
-                f"the file is {size:,} bytes; {_a(what)} is at most {MAX_FILE_BYTES:,} bytes",
-                file=path,
-            )
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the {what}: {exc.strerror or exc}", file=path) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(
-            "the file is not UTF-8 text",
-            file=path,
-            details=[
-                ErrorDetail(message=f"byte {exc.start} cannot be decoded", line=line, hint="save the file as UTF-8")
-            ],
-        ) from None
-    return text.removeprefix("\ufeff")
-
-
 def load_yaml(path: Path, what: str = "file") -> Document:
     """Parse ``path`` as YAML into a ``Document``; raise ``InputError`` on anything unsafe or broken."""
     text = read_text(path, what)
@@ -156,35 +92,6 @@ def parse_yaml(text: str, path: Path) -> Document:
         )
     with few_collections():
         return _parse_yaml(text, path)
-
-
-_COLLECTOR = threading.Lock()
-_quiet_depth = 0  # how many few_collections() blocks are running, in any thread
-_collector_was_on = False
-
-
-@contextlib.contextmanager
-def few_collections() -> Iterator[None]:
-    """Keep the garbage collector out of the way while a file is parsed, a list is read and
-    judged, a catalog loaded or pages laid out: what they make is kept to the end, so every
-    collection freed nothing and walked ever more of it (validate of 20,000 entries cost 16x its
-    2,000, not 10x). Their inputs are bounded in size (``MAX_FILE_BYTES``), so their garbage is too.
-
-    Blocks may overlap in threads (the web builder): the collector stops when the first begins and
-    starts again, if it was on, when the last ends."""
-    global _quiet_depth, _collector_was_on
-    with _COLLECTOR:
-        if _quiet_depth == 0:
-            _collector_was_on = gc.isenabled()
-            gc.disable()
-        _quiet_depth += 1
-    try:
-        yield
-    finally:
-        with _COLLECTOR:
-            _quiet_depth -= 1
-            if _quiet_depth == 0 and _collector_was_on:
-                gc.enable()
 
 
 def _parse_yaml(text: str, path: Path) -> Document:
@@ -323,106 +230,3 @@ class _Walker:
             raise self.fail(node, exc.problem or "this value cannot be read", "quote it to make it text") from None
         except (ValueError, OverflowError):
             raise self.fail(node, f"the value '{node.value}' cannot be read", "quote it to make it text") from None
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename.
-
-    A failure at any point leaves the old file (if any) untouched and no partial file behind.
-    """
-    import tempfile
-
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = path.stat().st_mode & 0o7777  # an edit keeps the file's permissions
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # a new file gets what open() would have given it
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def check_target(target: Path, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
-    """Refuse (``OutputError``, exit code 3, nothing touched) an output path that is not a regular
-    file, or that is one of the command's inputs; unless ``overwrite``, refuse one that exists at
-    all (``InputError``: the user asked for a new file).
-
-    What is at ``target`` must be a regular file (or nothing): a folder, a FIFO or a device node
-    (``/dev/full``) is refused, never replaced. ``inputs`` are what the command read: a file is
-    matched by identity (device and inode), so a symbolic link, a hard link or another spelling
-    of its path is caught too; a folder (catalogs, templates) stands for every file inside it.
-    A symbolic link at ``target`` is judged by what it points to."""
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None  # nothing there (or a dangling link): a new file
-    except OSError as exc:
-        raise _refuse(target, f"cannot look at the output path: {exc.strerror or exc}", "check the path") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise _refuse(target, "the output path is a folder", "give a file name inside it with -o")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        kind = _FILE_KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
-        raise _refuse(target, f"the output path is {kind}, not a regular file", "give the name of a file with -o")
-    if st is not None:
-        for source in inputs:
-            if _is_or_holds(source, target, st):
-                what = "one of the files this command reads" if source.is_dir() else "an input of this command"
-                raise _refuse(
-                    target,
-                    f"refusing to write over {what} ({source})",
-                    "choose another output name with -o",
-                )
-    if not overwrite and (st is not None or target.is_symlink()):
-        raise InputError(
-            "refusing to overwrite an existing file",
-            file=target,
-            details=[ErrorDetail(message="choose another name with -o")],
-        )
-
-
-_FILE_KINDS = {
-    stat.S_IFIFO: "a FIFO (named pipe)",
-    stat.S_IFCHR: "a device node",
-    stat.S_IFBLK: "a device node",
-    stat.S_IFSOCK: "a socket",
-}
-
-
-def _is_or_holds(source: Path, target: Path, st: os.stat_result) -> bool:
-    """Whether the existing file ``target`` (whose stat is ``st``) is ``source``, or lies in the folder ``source``."""
-    try:
-        source_st = os.stat(source)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(source_st.st_mode):
-        return os.path.samestat(source_st, st)
-    folder = os.path.realpath(source)
-    return os.path.commonpath([folder, os.path.realpath(target)]) == folder
-
-
-def _refuse(target: Path, summary: str, hint: str) -> OutputError:
-    return OutputError(summary, file=target, details=[ErrorDetail(message="nothing was written", hint=hint)])
-
-
-def write_output(target: Path, data: bytes, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
-    """Write a command's output atomically, after ``check_target``; a failure is an ``OutputError``."""
-    check_target(target, inputs, overwrite)
-    try:
-        atomic_write(target, data)
-    except OSError as exc:
-        raise OutputError(
-            f"cannot write the output: {exc.strerror or exc}",
-            file=target,
-            details=[ErrorDetail(message="check that the folder exists and can be written to")],
-        ) from None

@@ -294,8 +294,7 @@ def card_odds(system: System) -> list[CardTable]:
 def clear_caches() -> None:
     """Forget every cached answer, distribution and odds file (for benchmarks and tests)."""
     _MATCHUPS.clear()
-    load._CACHE.clear()
+    load.clear()
     cache.clear()
     dice.clear()
-    ratio_table._BAND_TALLIES.clear()
-    ratio_table._threshold_chances.cache_clear()
+    ratio_table.clear()

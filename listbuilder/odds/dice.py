@@ -162,5 +162,6 @@ def casualties(dice_count: int, sides: int, hit_on: int, per: int, cap: int) -> 
 
 
 def clear() -> None:
+    """Forget every distribution worked out so far (for benchmarks and tests)."""
     for f in (total, chain, pool, count_at_least, casualties):
         f.cache_clear()

@@ -31,6 +31,11 @@ KIND_NAMES = frozenset(_KIND_CLASSES)
 _CACHE: cache.Bounded[tuple[Path, int, str], OddsFile] = cache.Bounded()
 
 
+def clear() -> None:
+    """Forget the odds files held in memory (the cache files stay)."""
+    _CACHE.clear()
+
+
 def odds_path(system: System) -> Path:
     """The odds file of a rule set: its own, or (for a variant without one) its base's."""
     paths = system.layer_files(ODDS_FILE)

@@ -38,6 +38,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatt
 from markupsafe import Markup
 
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.files.reading import TooLarge, read_file
 
 MAX_RANGE_STEPS = 1_000_000
 MAX_VALUE_SIZE = 1_000_000
@@ -267,13 +268,13 @@ class TextLoader(jinja2.FileSystemLoader):
                 break
         else:
             return super().get_source(environment, template)  # raises TemplateNotFound
-        size = path.stat().st_size
-        if size > MAX_TEMPLATE_BYTES:
+        try:
+            raw = read_file(path, MAX_TEMPLATE_BYTES)
+        except TooLarge as exc:
             raise InputError(
-                f"the template is {size:,} bytes; a template is at most {MAX_TEMPLATE_BYTES:,}",
+                f"the template is {exc.size:,} bytes; a template is at most {MAX_TEMPLATE_BYTES:,}",
                 file=path,
-            )
-        raw = path.read_bytes()
+            ) from None
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as exc:

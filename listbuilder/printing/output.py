@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
+from listbuilder.collector import few_collections
 from listbuilder.errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
-from listbuilder.files.yamldoc import few_collections
 from listbuilder.printing import pages
 from listbuilder.printing.html import Paper, render_document, stylesheet
 from listbuilder.rules.catalog import System

@@ -10,8 +10,9 @@ renders next, past the sandbox. So this cache reads and writes only where nobody
   another user or that others can enter is not used at all;
 * a file is read only if it is a regular file of this user that nobody else may read or
   write (0600), opened through the checked folder without following links, and checked on
-  the open file itself, so it cannot be swapped between the check and the read;
-* files are written under a fresh private name, then renamed into place.
+  the open file itself, so it cannot be swapped between the check and the read (the rule of
+  ``files/private.py``, which the rule-set cache follows too);
+* files are written under a fresh private name, then renamed into place (``files/writing.py``).
 
 Anything else (no such folder, a foreign or damaged file, a read-only disk, a system without
 these calls) just means the templates are compiled as they would be without a cache.
@@ -25,8 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,10 +36,11 @@ import jinja2
 from jinja2.bccache import Bucket, BytecodeCache
 
 from listbuilder import __version__
+from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted, trusted_folder
+from listbuilder.files.writing import atomic_write
 from listbuilder.rules.cache import cache_dir
 
 FOLDER = "templates"
-_PRIVATE = 0o077  # no bit for the group or others
 _SUPPORTED = (
     os.name == "posix"
     and all(f in os.supports_dir_fd for f in (os.open, os.rename, os.unlink))
@@ -60,14 +62,10 @@ class PrivateBytecodeCache(BytecodeCache):
         with self._folder(create=False) as fd:
             if fd is None:
                 return
-            try:
-                file = os.open(bucket.key + ".jinja", os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
-            except OSError:
+            file = open_trusted(bucket.key + ".jinja", dir_fd=fd)
+            if file is None:
                 return
             with os.fdopen(file, "rb") as fh:
-                info = os.fstat(fh.fileno())
-                if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & _PRIVATE:
-                    return
                 try:
                     bucket.load_bytecode(fh)
                 except Exception:  # a damaged file is a miss
@@ -77,30 +75,23 @@ class PrivateBytecodeCache(BytecodeCache):
         with self._folder(create=True) as fd:
             if fd is None:
                 return
-            final = bucket.key + ".jinja"
-            temporary = f"{final}.{os.getpid()}.tmp"
-            try:
-                file = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd)
-                with os.fdopen(file, "wb") as fh:
-                    bucket.write_bytecode(fh)
-                os.replace(temporary, final, src_dir_fd=fd, dst_dir_fd=fd)
-            except OSError:  # a full or read-only disk must not stop a render
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary, dir_fd=fd)
+            code = io.BytesIO()
+            bucket.write_bytecode(code)
+            with contextlib.suppress(OSError):  # a full or read-only disk must not stop a render
+                atomic_write(bucket.key + ".jinja", code.getvalue(), mode=FILE_MODE, dir_fd=fd)
 
     @contextlib.contextmanager
     def _folder(self, create: bool) -> Iterator[int | None]:
         """The cache folder, opened, if it is a real folder of this user that nobody else can enter."""
         try:
             if create:
-                self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                self.folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
             fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         except OSError:
             yield None
             return
         try:
-            info = os.fstat(fd)
-            yield fd if info.st_uid == os.getuid() and not info.st_mode & _PRIVATE else None
+            yield fd if trusted_folder(os.fstat(fd)) else None
         finally:
             os.close(fd)
 

@@ -27,10 +27,8 @@ again, to report the located errors. In memory, every cache here is bounded (``M
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import stat
 import sys
 import threading
 from collections import OrderedDict
@@ -46,6 +44,9 @@ except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import blake2b
 
 from listbuilder import __version__
+from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted
+from listbuilder.files.reading import read_at_most
+from listbuilder.files.writing import atomic_write
 from listbuilder.record import FrozenMap, Record
 
 T = TypeVar("T")
@@ -126,7 +127,7 @@ def fingerprint(kind: str, files: Sequence[Path]) -> str | None:
 
 # --- plain data in, records out ---------------------------------------------------------------
 # JSON objects are mappings with text keys; everything else is tagged with a key that starts
-# with NUL, which no catalog key can (yamlfile refuses NUL in a file).
+# with NUL, which no catalog key can (files.yamldoc refuses NUL in a file).
 
 _RECORD, _TUPLE, _DICT, _PATH, _FRACTION, _FROZENSET, _PROXY, _FROZENMAP = (f"\0{c}" for c in "RTDPFSMZ")
 
@@ -260,40 +261,19 @@ def entry_path(folder: Path, key: str) -> Path:
 
 
 def read_entry(folder: Path, key: str) -> Entry | None:
-    """The cache file for ``key`` if it is safe and sound to read, else ``None``."""
-    path = entry_path(folder, key)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    """The cache file for ``key`` if it is safe (``files.private``) and sound to read, else ``None``."""
+    fd = open_trusted(entry_path(folder, key))
+    if fd is None:
         return None
     try:
-        if not _safe(os.fstat(fd)):
-            return None
-        chunks = []
-        size = 0
-        while size <= MAX_CACHE_BYTES:
-            chunk = os.read(fd, MAX_CACHE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        data = b"".join(chunks)
+        data = read_at_most(fd, MAX_CACHE_BYTES)
     except OSError:
         return None
     finally:
         os.close(fd)
+    if len(data) > MAX_CACHE_BYTES:  # a rule set's entry is a few hundred KB; more is not ours
+        return None
     return parse_entry(data, key)
-
-
-def _safe(st: os.stat_result) -> bool:
-    """Owned by us, writable by no one else, a regular file of a sane size."""
-    owner = os.geteuid() if hasattr(os, "geteuid") else st.st_uid
-    return (
-        stat.S_ISREG(st.st_mode)
-        and st.st_uid == owner
-        and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-        and st.st_size <= MAX_CACHE_BYTES
-    )
 
 
 def parse_entry(data: bytes, key: str) -> Entry | None:
@@ -328,25 +308,11 @@ def write_entry(folder: Path, entry: Entry) -> None:
         {"format": FORMAT, "key": entry.key, "parts": [[n, len(b), blake2b(b).hexdigest()] for n, b in parts]}
     ).encode()
     data = MAGIC + header + b"\n" + b"".join(b for _, b in parts)
-    tmp = None
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = folder / f".ruleset-{os.getpid()}-{threading.get_ident()}-{os.urandom(4).hex()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-        os.replace(tmp, entry_path(folder, entry.key))
-        tmp = None
+        folder.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+        atomic_write(entry_path(folder, entry.key), data, mode=FILE_MODE)
     except Exception:  # a read-only or full disk must not stop the command
         pass
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
 
 
 # --- bounded memory ---------------------------------------------------------------------------

@@ -16,8 +16,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from listbuilder.collector import few_collections
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean
-from listbuilder.files.yamldoc import Document, few_collections
+from listbuilder.files.yamldoc import Document
 from listbuilder.rules import cache
 from listbuilder.rules.formats import (
     FactionFile,
@@ -130,7 +131,7 @@ class Catalogs:
 
     def sources(self) -> tuple[Path, ...]:
         """Every rule-set folder these catalogs read from, shipped and user's: a command's output
-        must never be written over a file in one (``yamlfile.check_target``)."""
+        must never be written over a file in one (``files.writing.check_target``)."""
         return tuple(folder for folders in self.folders.values() for folder in folders)
 
     def get(self, system_id: str) -> System:

@@ -27,7 +27,7 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import amount, stats_line
 from listbuilder.errors import OutputError
-from listbuilder.files.yamldoc import write_output
+from listbuilder.files.writing import write_output
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import Stat
 from listbuilder.rules.listformat import (

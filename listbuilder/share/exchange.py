@@ -45,7 +45,8 @@ from typing import Any
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
-from listbuilder.files.yamldoc import MAX_FILE_BYTES, Document, parse_yaml
+from listbuilder.files.reading import MAX_FILE_BYTES
+from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data

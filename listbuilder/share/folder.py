@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from listbuilder.errors import ConflictError, ErrorDetail, InputError
+from listbuilder.files.writing import atomic_write
 
 STATE = ".listbuilder"
 MAX_STEPS = 100  # undo steps kept per list
@@ -130,9 +131,7 @@ def _keep(path: Path, data: bytes) -> None:
     """Write a history file whole (through a temporary file and a rename) but without waiting for
     the disk (``fsync``): losing a step to a power cut loses an undo, never a list, and the wait
     would double the time of every change."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    atomic_write(path, data, durable=False)
 
 
 def _push(path: Path, kind: str, text: str, version_after: str) -> None:

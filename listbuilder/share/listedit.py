@@ -8,7 +8,7 @@ Every edit is careful with the user's file:
 - the edited text is parsed again and its data compared with what the edit should give; a
   mismatch is a bug in listbuilder (``RuntimeError``) and nothing is written;
 - the new text goes to a temporary file beside the list (``.NAME.XXXXXXXX.tmp``) that is renamed
-  over it (``yamlfile.atomic_write``), so a crash leaves the old file or the new one, never half
+  over it (``files.writing.atomic_write``), so a crash leaves the old file or the new one, never half
   of one, and the file keeps its permissions; a symbolic link is followed, not replaced;
 - the read, the check and the write happen under the list's edit lock (``locking``), so edits
   from other processes or threads wait their turn and none is lost; just before writing, the

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import ConflictError, ErrorDetail, OutputError
-from listbuilder.files.yamldoc import atomic_write, read_text
+from listbuilder.files.reading import read_text
+from listbuilder.files.writing import atomic_write
 from listbuilder.record import Record, record
 
 LOCK_TIMEOUT_SECONDS = 30.0  # an edit holds the lock for milliseconds; a longer wait is a stuck holder

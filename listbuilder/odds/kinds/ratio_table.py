@@ -166,6 +166,12 @@ class RatioTable(Mechanic):
 _BAND_TALLIES: dict[tuple[Any, ...], tuple["RatioTable", Tally]] = {}
 
 
+def clear() -> None:
+    """Forget the tallies and chances worked out so far (for benchmarks and tests)."""
+    _BAND_TALLIES.clear()
+    _threshold_chances.cache_clear()
+
+
 @lru_cache(maxsize=1024)
 def _threshold_chances(roll: Roll, needs: tuple[int, ...], odd_fails: bool) -> tuple[Fraction, ...]:
     """Chance of reaching each number (best first) but not the one before it (the same few rolls
