@@ -520,3 +520,46 @@ def test_the_private_check_sees_a_private_cache_cleared_from_outside(tmp_path):
         "load._CACHE",
         "table._TALLIES",
     ]
+
+
+# --- each kind is one class -----------------------------------------------------------------------
+
+COST_KINDS = ("LinearCost", "StatCost", "FiguresCost")
+
+
+def test_each_cost_kind_carries_its_own_behaviour():
+    from typing import get_args
+
+    from listbuilder.rules.costs import Cost, CostKind
+
+    assert [k.__name__ for k in get_args(Cost)] == list(COST_KINDS)
+    for kind in get_args(Cost):
+        for method in ("parts", "describe", "definition_errors"):
+            assert getattr(kind, method) is not getattr(CostKind, method), f"{kind.__name__}.{method}"
+
+
+def _kind_dispatch(root: Path = ROOT) -> list[str]:
+    """Every ``isinstance`` test against a cost kind outside the module of the kinds."""
+    wrong = []
+    for path in sorted((root / "listbuilder").rglob("*.py")):
+        if path.relative_to(root).as_posix() == "listbuilder/rules/costs.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _called(node.func) == "isinstance" and len(node.args) == 2:
+                named = {n.id if isinstance(n, ast.Name) else getattr(n, "attr", "") for n in ast.walk(node.args[1])}
+                if named & set(COST_KINDS):
+                    wrong.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
+    return wrong
+
+
+def test_no_module_dispatches_on_the_cost_kinds():
+    wrong = _kind_dispatch()
+    assert not wrong, "ask the cost kind itself (rules/costs.py) instead:\n" + "\n".join(wrong)
+
+
+def test_the_dispatch_check_sees_an_isinstance_on_a_kind(tmp_path):
+    root = _package(
+        tmp_path,
+        {"listbuilder/printing/x.py": "if isinstance(cost, (formats.StatCost, int)):\n    pass\nisinstance(c, str)\n"},
+    )
+    assert [w.split(": ", 1)[1] for w in _kind_dispatch(root)] == ["isinstance(cost, (formats.StatCost, int))"]

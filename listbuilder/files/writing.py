@@ -41,15 +41,14 @@ def atomic_write(
     """
     name = os.fspath(path)
     folder, base = os.path.split(name)
-    at = {} if dir_fd is None else {"dir_fd": dir_fd}  # given only when asked: not every system has it
     keep = None
     if mode is None:
         with contextlib.suppress(FileNotFoundError):
-            keep = stat.S_IMODE(os.stat(name, **at).st_mode)  # an edit keeps the file's permissions
+            keep = stat.S_IMODE(os.stat(name, dir_fd=dir_fd).st_mode)  # an edit keeps the file's permissions
     for attempt in range(_ATTEMPTS):
         tmp = os.path.join(folder, temporary_name(base))
         try:
-            fd = os.open(tmp, _FLAGS, 0o666 if mode is None else mode, **at)
+            fd = os.open(tmp, _FLAGS, 0o666 if mode is None else mode, dir_fd=dir_fd)
             break
         except FileExistsError:  # another writer's, or a planted link: never written through
             if attempt == _ATTEMPTS - 1:
@@ -60,26 +59,26 @@ def atomic_write(
             while view:
                 view = view[os.write(fd, view) :]
             if keep is not None:
-                _set_mode(fd, tmp, keep, at)
+                _set_mode(fd, tmp, keep, dir_fd)
             if durable:
                 os.fsync(fd)
         finally:
             os.close(fd)
-        if dir_fd is None:
+        if dir_fd is None:  # without the folder arguments where none is asked for: not every system has them
             os.replace(tmp, name)
         else:
             os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(tmp, **at)
+            os.unlink(tmp, dir_fd=dir_fd)
         raise
 
 
-def _set_mode(fd: int, tmp: str, mode: int, at: dict[str, int]) -> None:
+def _set_mode(fd: int, tmp: str, mode: int, dir_fd: int | None) -> None:
     if hasattr(os, "fchmod"):
         os.fchmod(fd, mode)
     else:  # pragma: no cover - Windows has no fchmod
-        os.chmod(tmp, mode, **at)
+        os.chmod(tmp, mode, dir_fd=dir_fd)
 
 
 def check_target(target: Path, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:

@@ -14,7 +14,7 @@ from listbuilder.army.report import Report
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import CardLine
-from listbuilder.rules.formats import FiguresCost, LinearCost, Noun, StatCost, Unit
+from listbuilder.rules.formats import Noun, Unit
 from listbuilder.rules.reference import (
     ReferenceFile,
     SpecialRule,
@@ -384,18 +384,4 @@ def _card_odds(system: System) -> list[Any]:
 
 
 def _costing(system: System) -> str:
-    d = system.definition
-    cost = d.cost
-    if isinstance(cost, LinearCost):
-        terms = [
-            f"{t.points} per {t.per}{d.stats[t.stat].suffix} of {d.stats[t.stat].label}"
-            if t.per != 1
-            else f"{t.points} per {d.stats[t.stat].label}"
-            for t in cost.terms
-        ]
-        return f"A {d.model.singular} costs " + ", ".join(terms) + f" {d.measure.plural}."
-    if isinstance(cost, StatCost):
-        return f"A {d.model.singular} costs its {d.stats[cost.stat].label} in {d.measure.plural}."
-    assert isinstance(cost, FiguresCost)
-    heavy = ", ".join(f"{name} counts as {w}" for name, w in cost.weights.items())
-    return f"A {d.force} is counted in {d.measure.plural}" + (f"; {heavy}." if heavy else ".")
+    return system.definition.cost.describe(system.definition)

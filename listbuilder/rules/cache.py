@@ -64,6 +64,7 @@ LOADER_CODE = (
     "rules/catalog.py",
     "rules/system.py",
     "rules/formats.py",
+    "rules/costs.py",
     "rules/profiles.py",
     "rules/forcerules",
     "rules/loadout.py",

@@ -22,9 +22,6 @@ from listbuilder.files.yamldoc import Document
 from listbuilder.rules import cache
 from listbuilder.rules.formats import (
     FactionFile,
-    FiguresCost,
-    LinearCost,
-    StatCost,
     SystemFile,
     Unit,
     UnitVersion,
@@ -390,6 +387,15 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
                 if v not in names:
                     errors.append(doc.detail(path, f"'{v}' is not a value of '{key}'", did_you_mean(v, names)))
 
+    def need_group(path: tuple[str | int, ...], name: str | None) -> None:
+        if name is not None and name not in d.groups:
+            errors.append(doc.detail(path, f"no group '{name}'", did_you_mean(name, d.groups)))
+
+    def error(path: tuple[str | int, ...], message: str) -> None:
+        errors.append(doc.detail(path, message))
+
+    needs = SimpleNamespace(need_stat=need_stat, need_values=need_values, need_group=need_group, error=error)
+
     if d.id != folder_name:
         errors.append(
             doc.detail(("id",), f"the id '{d.id}' differs from its folder name '{folder_name}'", "make them the same")
@@ -409,17 +415,9 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
                     "give the rule set a 'figures_stat', or remove 'item'",
                 )
             )
-    cost = d.cost
-    if isinstance(cost, LinearCost):
-        for i, term in enumerate(cost.terms):
-            need_stat(("cost", "terms", i, "stat"), term.stat, ("number",))
-            if term.per < 1:
-                errors.append(doc.detail(("cost", "terms", i, "per"), "'per' must be at least 1"))
-    elif isinstance(cost, StatCost):
-        need_stat(("cost", "stat"), cost.stat, ("number",))
-    elif isinstance(cost, FiguresCost):
-        need_stat(("cost", "weight_stat"), cost.weight_stat, ("choice",))
-        need_values(("cost", "weights"), cost.weight_stat, cost.weights)
+    # What the cost kind and each constraint kind name is checked by the kind itself
+    # (rules/costs.py, rules/forcerules/).
+    d.cost.definition_errors(d, ("cost",), needs)
     need_stat(("figures_stat",), d.figures_stat, ("number",))
     for name, group in d.groups.items():
         need_stat(("groups", name, "stat"), group.stat, ("choice", "choices"))
@@ -427,15 +425,6 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
         if (group.stat is None) == (group.leader is None):
             errors.append(doc.detail(("groups", name), "a group selects by 'stat' and 'any_of', or by 'leader'"))
 
-    def need_group(path: tuple[str | int, ...], name: str | None) -> None:
-        if name is not None and name not in d.groups:
-            errors.append(doc.detail(path, f"no group '{name}'", did_you_mean(name, d.groups)))
-
-    def error(path: tuple[str | int, ...], message: str) -> None:
-        errors.append(doc.detail(path, message))
-
-    # What each constraint kind names is checked by the kind itself (rules/forcerules/).
-    needs = SimpleNamespace(need_stat=need_stat, need_values=need_values, need_group=need_group, error=error)
     ids: set[str] = set()
     for i, c in enumerate(d.constraints):
         where = ("constraints", i)

@@ -8,9 +8,14 @@ and the JSON Schema quote them). Nothing here names a rule set: every rule is da
 # No "from __future__ import annotations" here: real annotation objects let schema.py build
 # validators without evaluating strings, which is a measurable part of start-up time.
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from listbuilder.record import FrozenMap, Record, record
+from listbuilder.rules.costs import Cost
+from listbuilder.rules.costs import FiguresCost as FiguresCost  # (re-exported: part of this format)
+from listbuilder.rules.costs import LinearCost as LinearCost
+from listbuilder.rules.costs import LinearTerm as LinearTerm
+from listbuilder.rules.costs import StatCost as StatCost
 from listbuilder.rules.forcerules import (  # noqa: F401  (the kinds are part of this format)
     CONSTRAINT_KINDS,
     AtLeast,
@@ -33,52 +38,6 @@ from listbuilder.rules.profiles import Stat as Stat
 from listbuilder.rules.profiles import Unit as Unit
 from listbuilder.rules.profiles import UnitVersion as UnitVersion
 from listbuilder.rules.schema import doc
-
-# --- costing ---------------------------------------------------------------------------------
-
-
-@record
-class LinearTerm(Record):
-    """``points`` for each full ``per`` of a stat: 2 points per 3 inches of Range."""
-
-    stat: str = doc("the stat priced")
-    points: int = doc("points for each full step")
-    per: int = doc("the size of one step", default=1)
-
-
-@record
-class LinearCost(Record):
-    """A unit costs the sum of its priced stats (per-stat linear formula)."""
-
-    kind: Literal["linear"] = doc("'linear'")
-    terms: tuple[LinearTerm, ...] = doc("one term per priced stat")
-    source: str = doc("where the source text gives the formula", default="")
-
-
-@record
-class StatCost(Record):
-    """A unit costs the value of one stat (cost = Might)."""
-
-    kind: Literal["stat"] = doc("'stat'")
-    stat: str = doc("the stat whose value is the cost")
-    source: str = doc("where the source text says so", default="")
-
-
-@record
-class FiguresCost(Record):
-    """Force size in figures, some types weighing more (vehicles and monsters count as 3)."""
-
-    kind: Literal["figures"] = doc("'figures'")
-    weight_stat: str | None = doc("the stat that sets a figure's weight, e.g. 'type'", default=None)
-    weights: Mapping[str, int] = doc(
-        "weight per value of 'weight_stat'; others weigh 'default'", default_factory=FrozenMap
-    )
-    default: int = doc("the weight of any other figure", default=1)
-    source: str = doc("where the source text (or a ruling) gives the weighting", default="")
-
-
-Cost = LinearCost | StatCost | FiguresCost
-
 
 # --- force rules: each constraint kind is one class in rules/forcerules/ ---------------------
 

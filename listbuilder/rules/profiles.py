@@ -14,6 +14,9 @@ from typing import Any, Literal
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.schema import doc
 
+NONE = "none"
+EMPTY = "[]"  # an empty list of choices, where one of the choices is called 'none'
+
 
 @record
 class Noun(Record):
@@ -114,3 +117,15 @@ class Unit(Record):
             if revision <= version.revision:
                 return version.stats
         return self.stats
+
+
+def empty_text(stat: Stat) -> str:
+    """An empty list of choices as the grammar writes it: ``none``, or ``[]`` where a choice is called none."""
+    return NONE if stat.choice(NONE) is None else EMPTY
+
+
+def value_text(stat: Stat, value: Any) -> str:
+    """One stat's value as the grammar writes it: ``6"``, ``Soldier``, ``attacker + big-guns``, ``none``."""
+    if stat.kind == "choices":
+        return " + ".join(str(v) for v in value) if value else empty_text(stat)
+    return f"{value}{stat.suffix}" if stat.kind == "number" else str(value)

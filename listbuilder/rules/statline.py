@@ -26,9 +26,9 @@ from typing import Any
 
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Stat, Unit
+from listbuilder.rules.profiles import empty_text
+from listbuilder.rules.profiles import value_text as value_text  # (re-exported: the grammar of one value)
 
-NONE = "none"
-EMPTY = "[]"  # an empty list of choices, where one of the choices is called 'none'
 _NUMBER = re.compile(r"-?\d{1,4000}")  # Python refuses to convert longer numbers
 _COUNT = re.compile(r"(\d{1,9})\s*[x×]\s+", re.IGNORECASE)  # '4x ' before an item carried by 4 figures
 
@@ -46,17 +46,6 @@ def _bare_ok(system: System, key: str, value: str) -> bool:
         if other_key != key and stat.choice(value) is not None:
             return False
     return True
-
-
-def _empty(stat: Stat) -> str:
-    return NONE if stat.choice(NONE) is None else EMPTY
-
-
-def value_text(stat: Stat, value: Any) -> str:
-    """One stat's value as the grammar writes it: ``6"``, ``Soldier``, ``attacker + big-guns``, ``none``."""
-    if stat.kind == "choices":
-        return " + ".join(str(v) for v in value) if value else _empty(stat)
-    return f"{value}{stat.suffix}" if stat.kind == "number" else str(value)
 
 
 def stats_text(system: System, unit: Unit) -> str:
@@ -209,7 +198,7 @@ class _Parser:
             return int(match.group())
         if stat.kind == "choice":
             return self.choice(stat)
-        empty = _empty(stat)
+        empty = empty_text(stat)
         if self.text[self.pos : self.pos + len(empty)].lower() == empty and self.ends_value(self.pos + len(empty)):
             self.pos += len(empty)
             return []

@@ -17,7 +17,6 @@ from listbuilder.errors import ErrorDetail, did_you_mean, one_of
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import (
-    FiguresCost,
     Noun,
     SystemFile,
     Unit,
@@ -78,7 +77,7 @@ class System(Record):
     @property
     def counts_figures(self) -> bool:
         """Whether a force is sized by counting (weighted) figures rather than pricing units."""
-        return isinstance(self.definition.cost, FiguresCost)
+        return self.definition.cost.counts_figures()
 
     def as_json(self) -> dict[str, Any]:
         """What ``listbuilder systems`` shows of it."""
