@@ -121,10 +121,10 @@ def test_frozen_map_survives_pickle_and_copy_unchanged():
 def test_a_rule_set_read_back_from_the_cache_is_as_immutable_as_when_loaded(system_id):
     import json
 
-    from listbuilder.rules import cache
+    from listbuilder.rules import plaindata
 
     system = CATALOGS.get(system_id)
-    again = cache.decode(json.dumps(cache.encode(system)))
+    again = plaindata.decode(json.dumps(plaindata.encode(system)))
     assert again == system and hash(again) == hash(system)
     assert isinstance(again.units, FrozenMap) and isinstance(again.definition.stats, FrozenMap)
     assert_deeply_immutable(again)

@@ -7,13 +7,14 @@ together once and kept in one file in the user's cache folder, keyed by a hash o
 
 - every byte of every catalog file of the rule set (``system.yaml``, each faction file from the
   shipped and the user's roots, ``reference.yaml`` and ``odds.yaml``) and their paths,
-- the source of the modules that build them (``LOADER_CODE``), so a change to the loader is
-  seen without clearing anything, and listbuilder's and Python's versions.
+- every module of the package (``code_fingerprint``), so a change to the loader is seen
+  without clearing anything, and listbuilder's and Python's versions.
 
 **A cache read never runs code.** The file holds plain data only (JSON), and records are built
 back from it by name, from the record classes of listbuilder that are already imported: nothing
 is imported, called or evaluated because a cache file says so. A file that is not owned by the
-current user, is writable by group or others, is not a regular file, is too large, truncated,
+current user, is readable or writable by group or others (``files/private.py``), is not a
+regular file, is too large, truncated,
 corrupt (each part carries its BLAKE2 digest, so even one changed digit is seen), of another format or
 for another key is ignored and rebuilt; the cache is only ever an
 optimisation, and no state of it is an error.
@@ -34,8 +35,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from pathlib import Path, PurePath
-from types import MappingProxyType
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 try:  # hashlib's own blake2b, without hashlib's start-up: it loads OpenSSL (2 ms of every run)
@@ -47,7 +47,7 @@ from listbuilder import __version__
 from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted
 from listbuilder.files.reading import read_at_most
 from listbuilder.files.writing import atomic_write
-from listbuilder.record import FrozenMap, Record
+from listbuilder.rules.plaindata import NotPlain, decode, encode
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -55,31 +55,6 @@ FORMAT = 3  # bump when the layout of a cache file changes
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
 MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
-# The modules whose source builds what is cached, relative to the package (a folder: every .py in
-# it). tests/test_cache.py checks that every record class found in a cache entry is among them.
-LOADER_CODE = (
-    "record.py",
-    "files",
-    "rules/cache.py",
-    "rules/catalog.py",
-    "rules/system.py",
-    "rules/formats.py",
-    "rules/costs.py",
-    "rules/profiles.py",
-    "rules/forcerules",
-    "rules/loadout.py",
-    "rules/listformat.py",
-    "rules/schema.py",
-    "rules/reference.py",
-    "rules/variant.py",
-    "odds/load.py",
-    "odds/spec.py",
-    "odds/parts.py",
-    "odds/mechanic.py",
-    "odds/checker.py",
-    "odds/kinds",
-    "odds/situation.py",
-)
 PARTS = ("system", "reference", "odds")
 
 
@@ -94,20 +69,28 @@ def cache_dir() -> Path | None:
     return Path(base) / "listbuilder"
 
 
-@lru_cache(maxsize=1)
-def code_fingerprint() -> bytes:
-    """A hash of the source of the modules that load catalogs (``LOADER_CODE``)."""
-    package = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=4)
+def code_fingerprint(package: Path = PACKAGE) -> bytes:
+    """A hash of every module of the package, by path, size and time of its last change.
+
+    Every module counts, not a list of those that build what is cached, which would have to be
+    kept up to date by hand: a change to any of them makes every entry new. Their sizes and
+    times, not their bytes: reading the package's every byte would cost each start of
+    ``validate`` several milliseconds; a change to a file changes its time (an installed wheel's
+    files keep theirs)."""
     h = blake2b()
-    for name in LOADER_CODE:
-        where = package / name
-        files = sorted(where.glob("*.py")) if where.is_dir() else [where]
-        for file in files:
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for name in sorted(n for n in names if n.endswith(".py")):
+            path = os.path.join(folder, name)
             try:
-                data = file.read_bytes()
+                st = os.stat(path)
             except OSError:
-                data = b"missing"
-            h.update(file.relative_to(package).as_posix().encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+                continue
+            h.update(f"{os.path.relpath(path, package)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.digest()
 
 
@@ -124,112 +107,6 @@ def fingerprint(kind: str, files: Sequence[Path]) -> str | None:
         where = f"{path}\0{path.resolve()}".encode()
         h.update(where + b"\0" + len(data).to_bytes(8, "big") + data)
     return h.hexdigest()
-
-
-# --- plain data in, records out ---------------------------------------------------------------
-# JSON objects are mappings with text keys; everything else is tagged with a key that starts
-# with NUL, which no catalog key can (files.yamldoc refuses NUL in a file).
-
-_RECORD, _TUPLE, _DICT, _PATH, _FRACTION, _FROZENSET, _PROXY, _FROZENMAP = (f"\0{c}" for c in "RTDPFSMZ")
-
-
-class NotPlain(TypeError):
-    """A value the cache cannot store as plain data (then it is simply not cached)."""
-
-
-def encode(value: Any) -> Any:
-    """``value`` as JSON-ready plain data that ``decode`` turns back into an equal value."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, Record):
-        fields = type(value).__record_fields__
-        return {_RECORD: [_class_name(type(value)), [encode(getattr(value, f.name)) for f in fields]]}
-    if isinstance(value, tuple):
-        return {_TUPLE: [encode(v) for v in value]}
-    if isinstance(value, list):
-        return [encode(v) for v in value]
-    if isinstance(value, FrozenMap):  # a record's mapping: read back as one, so it stays immutable
-        return {_FROZENMAP: [[encode(k), encode(v)] for k, v in value.items()]}
-    if isinstance(value, (dict, MappingProxyType)):
-        if type(value) is dict and all(type(k) is str and not k.startswith("\0") for k in value):
-            return {k: encode(v) for k, v in value.items()}
-        tag = _DICT if type(value) is dict else _PROXY
-        return {tag: [[encode(k), encode(v)] for k, v in value.items()]}
-    if isinstance(value, PurePath):
-        return {_PATH: str(value)}
-    if type(value).__name__ == "Fraction" and type(value).__module__ == "fractions":  # without importing it
-        return {_FRACTION: [value.numerator, value.denominator]}
-    if isinstance(value, frozenset):
-        return {_FROZENSET: [encode(v) for v in value]}
-    raise NotPlain(f"cannot cache a {type(value).__name__}")
-
-
-def decode(text: str | bytes) -> Any:
-    """The value ``encode`` gave as JSON. Raises ``ValueError`` (or ``TypeError``) on anything else."""
-    return json.loads(text, object_hook=_revive)
-
-
-def _revive(obj: dict[str, Any]) -> Any:
-    if len(obj) != 1:
-        return obj
-    ((key, payload),) = obj.items()
-    if not key.startswith("\0"):
-        return obj
-    if key == _RECORD:
-        name, values = payload
-        cls = _record_class(name)
-        fields = cls.__record_fields__
-        if len(values) != len(fields):
-            raise ValueError(f"{name} has {len(fields)} fields, the cache {len(values)}")
-        made = object.__new__(cls)
-        for f, v in zip(fields, values, strict=True):
-            object.__setattr__(made, f.name, v)
-        return made
-    if key == _TUPLE:
-        return tuple(payload)
-    if key == _DICT:
-        return {_hashable(k): v for k, v in payload}
-    if key == _PROXY:
-        return MappingProxyType({_hashable(k): v for k, v in payload})
-    if key == _FROZENMAP:
-        return FrozenMap((_hashable(k), v) for k, v in payload)
-    if key == _PATH:
-        return Path(payload)
-    if key == _FRACTION:
-        from fractions import Fraction  # imported only when a cache holds one (odds do; rule sets do not)
-
-        return Fraction(*payload)
-    if key == _FROZENSET:
-        return frozenset(_hashable(v) for v in payload)
-    raise ValueError(f"unknown tag {key!r}")
-
-
-def _hashable(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
-
-
-def _class_name(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
-
-
-_RECORD_CLASSES: dict[str, type[Record]] = {}
-
-
-def _record_class(name: str) -> type[Record]:
-    """A record class of listbuilder's, by name, among those already imported; never an import."""
-    cls = _RECORD_CLASSES.get(name)
-    if cls is None:
-        _RECORD_CLASSES.clear()
-        todo: list[type[Record]] = [Record]
-        while todo:
-            for sub in todo.pop().__subclasses__():
-                if sub.__module__.startswith("listbuilder.") and "__record_fields__" in vars(sub):
-                    _RECORD_CLASSES[_class_name(sub)] = sub
-                todo.append(sub)
-        cls = _RECORD_CLASSES.get(name)
-        if cls is None:
-            raise ValueError(f"no record class {name}")
-    return cls
 
 
 # --- the files --------------------------------------------------------------------------------

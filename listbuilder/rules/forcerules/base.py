@@ -207,7 +207,7 @@ class LinearForm(Protocol):
 
 
 class Definition(Protocol):
-    """How a kind reports what it names that its rule set lacks (``catalog.check_system``)."""
+    """How a kind reports what it names that its rule set lacks (``checks.check_system``)."""
 
     def need_stat(self, path: Location, key: str | None, kinds: tuple[str, ...]) -> None: ...
 
