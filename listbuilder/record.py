@@ -12,14 +12,20 @@ one catalog for hours) can share them freely: whatever a record is built from, p
 lists included, is frozen on the way in (``freeze``): lists and tuples become tuples, dicts
 become ``FrozenMap``, sets become frozensets. A record can therefore always be rebuilt from the
 plain values of a JSON or YAML file.
+
+A record's JSON (``as_json``, what every ``--json`` prints) is derived from its fields: all of
+them in order, or those its ``__json__`` names, in that order (a property may be named too,
+``"key=name"`` gives a field another key, and ``"key=field.attribute"`` reads through a field).
+A record whose JSON is shaped otherwise (a count of bytes instead of the bytes, two fields
+nested under one key) says so in its own ``as_json``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from pathlib import PosixPath, WindowsPath
-from typing import Any, NoReturn, TypeVar, dataclass_transform
+from pathlib import PosixPath, PurePath, WindowsPath
+from typing import Any, ClassVar, NoReturn, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -95,6 +101,10 @@ class Record:
     """Base class of every record: keyword construction, value equality, no mutation."""
 
     __slots__ = ()
+    # What ``as_json`` gives: the names of fields or properties, in order, "key=name" where the
+    # key differs from the name, "key=field.attribute" through a field; ``None``: every field.
+    __json__: ClassVar[tuple[str, ...] | None] = None
+    __json_keys__: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()  # (key, attribute path), from __json__
     __record_fields__: tuple[dataclasses.Field[Any], ...] = ()
     # (name, default, default factory) of each field: what __init__ needs, read once per class.
     __record_init__: tuple[tuple[str, Any, Any], ...] = ()
@@ -137,6 +147,30 @@ class Record:
     def __hash__(self) -> int:
         return hash((type(self), self._values()))
 
+    def as_json(self) -> Any:
+        """This record as JSON-ready data, derived from its fields (see ``__json__``)."""
+        out = {}
+        for key, path in self.__json_keys__:
+            value: Any = self
+            for name in path:
+                value = getattr(value, name)
+            out[key] = to_json(value)
+        return out
+
+
+def to_json(value: Any) -> Any:
+    """``value`` as JSON-ready data: records by their ``as_json``, tuples and sets as lists,
+    mappings as dicts, paths as text; anything else as it is."""
+    if isinstance(value, Record):
+        return value.as_json()
+    if isinstance(value, tuple | list | frozenset):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, PurePath):
+        return str(value)
+    return value
+
 
 @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(dataclasses.field,))
 def record(cls: type[T]) -> type[T]:
@@ -147,4 +181,10 @@ def record(cls: type[T]) -> type[T]:
     done = dataclasses.dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
     done.__record_fields__ = tuple(dataclasses.fields(done))  # type: ignore[attr-defined]
     done.__record_init__ = tuple((f.name, f.default, f.default_factory) for f in done.__record_fields__)  # type: ignore[attr-defined]
+    names = done.__json__ if "__json__" in vars(done) else None
+    if names is None:
+        names = tuple(f.name for f in done.__record_fields__)  # type: ignore[attr-defined]
+    done.__json_keys__ = tuple(  # type: ignore[attr-defined]
+        (n.partition("=")[0], tuple((n.partition("=")[2] or n).split("."))) for n in names
+    )
     return done

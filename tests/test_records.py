@@ -128,3 +128,69 @@ def test_a_rule_set_read_back_from_the_cache_is_as_immutable_as_when_loaded(syst
     assert again == system and hash(again) == hash(system)
     assert isinstance(again.units, FrozenMap) and isinstance(again.definition.stats, FrozenMap)
     assert_deeply_immutable(again)
+
+
+def test_a_records_json_is_derived_from_its_fields():
+    from pathlib import Path
+
+    from listbuilder.record import Record, record
+
+    @record
+    class Inner(Record):
+        name: str
+        tags: tuple[str, ...] = ()
+
+    @record
+    class Outer(Record):
+        inner: Inner
+        path: Path
+        scores: FrozenMap[str, tuple[int, ...]]
+        note: str = ""
+
+    value = Outer(inner=Inner(name="Hunter", tags=["fast"]), path=Path("a/b.yaml"), scores={"x": [1, 2]})
+    assert value.as_json() == {
+        "inner": {"name": "Hunter", "tags": ["fast"]},
+        "path": "a/b.yaml",
+        "scores": {"x": [1, 2]},
+        "note": "",
+    }
+    assert list(value.as_json()) == ["inner", "path", "scores", "note"]  # the fields' order
+
+
+def test_a_record_names_what_its_json_holds_and_in_what_order():
+    from listbuilder.record import Record, record
+
+    @record
+    class Unit(Record):
+        name: str
+        cost: int
+
+    @record
+    class Line(Record):
+        unit: Unit
+        count: int
+        secret: str = "not shown"
+
+        __json__ = ("total", "name=unit.name", "copies=count")
+
+        @property
+        def total(self) -> int:
+            return self.unit.cost * self.count
+
+    line = Line(unit=Unit(name="Hunter", cost=22), count=3)
+    assert line.as_json() == {"total": 66, "name": "Hunter", "copies": 3}
+    assert list(line.as_json()) == ["total", "name", "copies"]
+
+
+def test_the_records_that_shape_their_json_by_hand_are_few():
+    import ast
+
+    from conftest import ROOT
+
+    hand = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted((ROOT / "listbuilder").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name == "as_json"
+    ]
+    assert len(hand) <= 18, hand  # each a real exception: nested keys, counts, computed views

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from listbuilder.army.costing import unit_cost
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
@@ -35,15 +34,7 @@ class CatalogUnit(Record):
     unit: Unit
     cost: int
 
-    def as_json(self) -> dict[str, Any]:
-        u = self.unit
-        return {
-            "name": u.name,
-            "faction": u.faction,
-            "stats": {k: list(v) if isinstance(v, tuple) else v for k, v in u.stats.items()},
-            "leader": u.leader,
-            "cost": self.cost,
-        }
+    __json__ = ("name=unit.name", "faction=unit.faction", "stats=unit.stats", "leader=unit.leader", "cost")
 
 
 @record
@@ -54,13 +45,7 @@ class CatalogListing(Record):
     faction: str | None
     units: tuple[CatalogUnit, ...]
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "system": self.system.id,
-            "faction": self.faction,
-            "unit_of_cost": self.system.size_unit,
-            "units": [u.as_json() for u in self.units],
-        }
+    __json__ = ("system=system.id", "faction", "unit_of_cost=system.size_unit", "units")
 
 
 def faction_named(system: System, faction: str) -> str:

@@ -46,9 +46,6 @@ class Written(Record):
     lists: tuple[str, ...]
     illegal: tuple[str, ...]
 
-    def as_json(self) -> dict[str, Any]:
-        return {"path": str(self.path), "format": self.format, "lists": list(self.lists), "illegal": list(self.illegal)}
-
 
 def document_format(path: Path) -> str:
     """``pdf`` or ``html``, from an output file's name; anything else is an ``InputError``."""

@@ -46,16 +46,6 @@ class CaseResult(Record):
     expected: str
     got: str
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "file": self.file,
-            "name": self.name,
-            "passed": self.passed,
-            "expected": self.expected,
-            "got": self.got,
-        }
-
 
 @record
 class CatalogCheck(Record):
@@ -78,14 +68,7 @@ class CatalogCheck(Record):
     def ok(self) -> bool:
         return self.failed == 0
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "folder": self.folder,
-            "system": self.system,
-            "passed": self.passed,
-            "failed": self.failed,
-            "results": [r.as_json() for r in self.results],
-        }
+    __json__ = ("folder", "system", "passed", "failed", "results")
 
 
 def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = True) -> Catalogs:

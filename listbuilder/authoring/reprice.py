@@ -34,8 +34,7 @@ class UnitPrice(Record):
     def change(self) -> int | None:
         return None if self.old is None or self.new is None else self.new - self.old
 
-    def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "faction": self.faction, "old": self.old, "new": self.new, "change": self.change}
+    __json__ = ("name", "faction", "old", "new", "change")
 
 
 @record
@@ -68,9 +67,6 @@ class ListChange(Record):
     name: str
     old: Verdict
     new: Verdict
-
-    def as_json(self) -> dict[str, Any]:
-        return {"file": self.file, "name": self.name, "old": self.old.as_json(), "new": self.new.as_json()}
 
 
 @record

@@ -93,16 +93,7 @@ class Change(Record):
             return f"{self.unit}: unmark the {word.singular}"
         return f"{self.unit}: unmark {'one' if n == -1 else f'{-n:,}'} {word.of(-n)}"
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "unit": self.unit,
-            "leaders": self.leaders,
-            "leaders_after": self.leaders_after,
-            "change": self.delta,
-            "models": self.models,
-            "stats": [c.as_json() for c in self.stats],
-            "cost_change_each": self.cost_change,
-        }
+    __json__ = ("unit", "leaders", "leaders_after", "change=delta", "models", "stats", "cost_change_each=cost_change")
 
 
 @record
@@ -155,9 +146,6 @@ class StatlineFix(Record):
     def text(self) -> str:
         return f"{self.entry}: " + " or ".join(o.statline() for o in self.options)
 
-    def as_json(self) -> dict[str, Any]:
-        return {"entry": self.entry, "options": [o.as_json() for o in self.options]}
-
 
 Status = Literal["fixed", "nothing to fix", "no legal list", "filled", "nothing to add", "not legal"]
 
@@ -181,17 +169,16 @@ class DoctorAnswer(Record):
         """Whether the command succeeded: something to suggest, or nothing needed."""
         return self.status in ("fixed", "nothing to fix", "filled", "nothing to add")
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "file": self.report.army.file,
-            "command": self.command,
-            "status": self.status,
-            "why": self.why,
-            "total": self.report.total,
-            "limit": self.report.limit,
-            "target": self.target,
-            "unit": self.report.unit,
-            "suggestions": [s.as_json() for s in self.suggestions],
-            "statlines": [f.as_json() for f in self.statlines],
-            "not_encoded": list(self.not_encoded),
-        }
+    __json__ = (
+        "file=report.army.file",
+        "command",
+        "status",
+        "why",
+        "total=report.total",
+        "limit=report.limit",
+        "target",
+        "unit=report.unit",
+        "suggestions",
+        "statlines",
+        "not_encoded",
+    )

@@ -36,8 +36,7 @@ class StatChange(Record):
     def text(self) -> str:
         return f"{self.label} {self.old} → {self.new}"
 
-    def as_json(self) -> dict[str, str]:
-        return {"stat": self.stat, "from": self.old, "to": self.new}
+    __json__ = ("stat", "from=old", "to=new")
 
 
 @record

@@ -145,9 +145,6 @@ class Imported(Record):
     text: str
     notes: tuple[str, ...]
 
-    def as_json(self) -> dict[str, Any]:
-        return {"text": self.text, "notes": list(self.notes)}
-
 
 def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
     """``import_text``, noting each cost the text wrote that the catalogs here do not give.

@@ -109,14 +109,7 @@ class Problem(Record):
     title: str = ""
     action: "Action | None" = None  # a next step a face may offer with it (errors.Action)
 
-    def as_json(self) -> dict[str, str | None]:
-        return {
-            "severity": self.severity,
-            "rule": self.rule,
-            "rule_id": self.rule_id,
-            "message": self.message,
-            "entry": self.entry,
-        }
+    __json__ = ("severity", "rule", "rule_id", "message", "entry")
 
 
 @record
