@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,6 +20,7 @@ def check_catalog(folder: Path, dirs: Sequence[Path] | None = None) -> CatalogCh
 
     A folder that cannot be loaded raises its located ``CatalogError``; a failing test is a
     result, not an error (``CatalogCheck.ok`` says whether all passed)."""
+    # start-up: loads only for the authors' commands
     from listbuilder.authoring.catalogtests import check_catalog as run
 
     return run(folder, user_roots(dirs))
@@ -36,6 +38,7 @@ def reprice(
     git revision of it), sorted by change, and each list's total and verdict before and after.
 
     ``lists`` are list files, or folders whose lists of this rule set are all judged."""
+    # start-up: loads only for the authors' commands
     from listbuilder.authoring.reprice import reprice as run
 
     return run(old, new, rev=rev, lists=lists, extra_roots=user_roots(dirs))
@@ -62,6 +65,7 @@ def render_book(
     rules derive from them, grouped as the rule set's groups say, the card's core tables at the back.
 
     ``faction`` is matched in any case; an unknown one is an ``InputError`` with a did-you-mean."""
+    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
     from listbuilder.printing.output import book_bytes
 
     fmt = choose("document format", format, DOCUMENT_FORMATS)
@@ -73,7 +77,6 @@ def render_book(
 
 def book_file_name(system_id: str, faction: str | None = None) -> Path:
     """Where ``book`` writes by default: ``SYSTEM-book.pdf`` or ``SYSTEM-FACTION-book.pdf``."""
-    import re
 
     slug = re.sub(r"[^a-z0-9]+", "-", (faction or "").lower()).strip("-")
     return Path(f"{system_id}-{slug}-book.pdf" if slug else f"{system_id}-book.pdf")

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 
 def _basis(text: str) -> str:
+    # start-up: loads only with the actions that use it
     from listbuilder.share.folder import version_of
 
     return version_of(text)
@@ -44,6 +45,7 @@ def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
 
     Status 'nothing to fix' for a legal list; 'no legal list' (with ``why``) when no list of the
     units within reach obeys the rules; else 'fixed' with the suggestions."""
+    # start-up: the solver loads only for fix and fill
     from listbuilder.doctor import fix
 
     army, system, basis = _read(path, None, path, catalogs)
@@ -53,6 +55,7 @@ def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
 
 def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> DoctorAnswer:
     """``fix_list`` of a list given as text; ``source`` names it in messages."""
+    # start-up: the solver loads only for fix and fill
     from listbuilder.doctor import fix
 
     army, system, basis = _read(None, text, source, catalogs)
@@ -78,6 +81,7 @@ def fill_text(
 
 
 def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str | None, where: Path) -> DoctorAnswer:
+    # start-up: the solver loads only for fix and fill
     from listbuilder.doctor import fill
 
     unit = system.size_unit
@@ -110,6 +114,7 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
 @contextlib.contextmanager
 def _located(where: Path) -> Iterator[None]:
     """A list too large to answer exactly is an error about that list's file."""
+    # start-up: the solver loads only for fix and fill
     from listbuilder.doctor.program import TooLarge
 
     try:
@@ -120,6 +125,7 @@ def _located(where: Path) -> Iterator[None]:
 
 def _carry_out(suggestion: Suggestion) -> Callable[[Any], None]:
     """The edit that carries out ``suggestion``, refused on any other text than its own."""
+    # start-up: loads only with the actions that use it
     from listbuilder.share.editing import ConflictError, apply_steps
 
     def change(edit: Any) -> None:
@@ -144,7 +150,10 @@ def _checked(result: EditResult, suggestion: Suggestion) -> EditResult:
 def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, output: Path | None = None) -> EditResult:
     """Carry out ``suggestion`` on the list file at ``path``, in place, keeping every other byte;
     or, with ``output``, write the edited list there and leave ``path`` as it is."""
+    # start-up: the print actions' module loads only to write a file
     from listbuilder.api.printing import write_file
+
+    # start-up: loads only with the actions that use it
     from listbuilder.share.editing import edit_file
 
     result = _checked(edit_file(path, catalogs, _carry_out(suggestion), write=output is None), suggestion)
@@ -155,6 +164,7 @@ def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, out
 
 def apply_to_text(text: str, catalogs: Catalogs, suggestion: Suggestion, source: Path = Path("<list>")) -> EditResult:
     """``apply_suggestion`` on a list's text; nothing is written."""
+    # start-up: loads only with the actions that use it
     from listbuilder.share.editing import edit_text
 
     return _checked(edit_text(text, source, catalogs, _carry_out(suggestion)), suggestion)

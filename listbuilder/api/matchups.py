@@ -26,6 +26,7 @@ def odds(
 ) -> Outcome:
     """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``),
     the situation ``OPTION=VALUE`` words of the rule set's mechanic."""
+    # start-up: the odds stack loads only for odds
     from listbuilder.odds.ask import one_matchup
 
     return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation)
@@ -33,6 +34,7 @@ def odds(
 
 def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic: str | None = None) -> Matchups:
     """Every unit of list ``a`` attacking every unit of list ``b``, with kills per 100 points."""
+    # start-up: the odds stack loads only for odds
     from listbuilder.odds.ask import list_matrix, read_situation
 
     if a.system.id != b.system.id:
@@ -54,6 +56,7 @@ class Matchups(Record):
     columns: tuple[Unit, ...]
 
     def as_json(self) -> dict[str, Any]:
+        # start-up: the odds stack loads only for odds
         from listbuilder.odds.ask import matrix_cells
 
         grid = self.grid

@@ -10,7 +10,7 @@ from typing import Any
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, choose
-from listbuilder.files.writing import write_output
+from listbuilder.files.writing import check_target, write_output
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 
@@ -76,6 +76,7 @@ def render_reports(
     each of the opponent's units to the reference sheet; ``qr`` a QR code of each list's text
     export to its roster, for an opponent to scan. With ``strict`` a list that breaks a
     rule (or warns) is refused (``RulesBroken``, exit 1) instead of printed under a banner."""
+    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
     from listbuilder.printing.output import render_document_bytes
 
     _some(reports)
@@ -101,6 +102,7 @@ def _some(lists: Sequence[object]) -> None:
 
 def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templates: Path | None = None) -> Rendered:
     """A rule set's quick-reference card (one sheet, two sides) as a PDF or HTML document."""
+    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
     from listbuilder.printing.output import card_bytes
 
     fmt = choose("document format", format, DOCUMENT_FORMATS)
@@ -131,6 +133,7 @@ def _read_by(inputs: Sequence[Path], catalogs: Catalogs | None = None) -> list[P
 
 def _printed_with(templates: Path | None) -> list[Path]:
     """The template folders a document is printed from: the user's, then ours."""
+    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
     from listbuilder.printing.html import builtin_templates
 
     return [*([templates] if templates is not None else []), builtin_templates()]
@@ -151,7 +154,6 @@ def render_files(
     """Print list files: into one document at ``output``, or each beside itself as NAME.pdf.
 
     ``vs`` names an opponent's list file (see ``render_reports``)."""
-    from listbuilder.files.writing import check_target
 
     _some(paths)
     paper = choose("paper size", paper, PAPERS)
@@ -188,7 +190,6 @@ def render_card_file(
     system: System, *, output: Path | None = None, paper: str = "a4", templates: Path | None = None
 ) -> Written:
     """Write a rule set's quick-reference card (default: SYSTEM-card.pdf in the current folder)."""
-    from listbuilder.files.writing import check_target
 
     target = output or Path(f"{system.id}-card.pdf")
     inputs = [system.folder, *_printed_with(templates)]

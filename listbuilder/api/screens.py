@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ListbuilderError
+from listbuilder.errors import ListbuilderError, choose
 from listbuilder.rules.catalog import System
 
 
 def qr_svg(text: str, title: str = "") -> str:
     """A QR code of ``text`` as an SVG element (for an opponent to scan a list from a screen or paper)."""
+    # start-up: the QR encoder loads only for a QR code
     from listbuilder.share.qr import svg
 
     return svg(text, title)
@@ -24,6 +25,7 @@ def qr_svg(text: str, title: str = "") -> str:
 
 def card_page(system: System) -> Any:
     """A rule set's rules card as page data (what the ``_card.html`` template shows)."""
+    # start-up: the print stack loads only for a page or a print
     from listbuilder.printing.pages import card
 
     return card(system)
@@ -35,6 +37,7 @@ def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:
     the rule set has no odds."""
     if a.system.id != b.system.id or not a.lines or not b.lines:
         return None
+    # start-up: the odds stack loads only for odds
     from listbuilder.odds.ask import matrix_view
 
     try:
@@ -46,6 +49,7 @@ def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:
 def render_page(name: str, context: Mapping[str, Any], templates: Path | None = None) -> str:
     """Render template ``name`` (say ``web/list.html``) in the same Jinja environment, filters and
     escaping as printed rosters; a user's template folder overrides the built-in templates."""
+    # start-up: Jinja loads only for a page or a print
     from listbuilder.printing.html import render_template
 
     return render_template(name, dict(context), templates)
@@ -53,6 +57,7 @@ def render_page(name: str, context: Mapping[str, Any], templates: Path | None = 
 
 def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
     """Compile the templates ``names`` now (a server does it while it starts, not on its first page)."""
+    # start-up: Jinja loads only for a page or a print
     from listbuilder.printing.html import environment
 
     env = environment(templates)
@@ -62,7 +67,7 @@ def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
 
 def page_stylesheet(paper: str = "a4", templates: Path | None = None) -> str:
     """The print stylesheet, for a page that shows a printed sheet (a rules card) on screen."""
-    from listbuilder.errors import choose
+    # start-up: Jinja loads only for a page or a print
     from listbuilder.printing.html import stylesheet
 
     return stylesheet(choose("paper size", paper, ("a4", "letter")), templates)  # type: ignore[arg-type]
@@ -70,6 +75,7 @@ def page_stylesheet(paper: str = "a4", templates: Path | None = None) -> str:
 
 def font_files() -> tuple[Path, ...]:
     """The font files the printed sheets use, for a page to show them in the same type."""
+    # start-up: Jinja loads only for a page or a print
     from listbuilder.printing.html import font_files as files
 
     return tuple(files())

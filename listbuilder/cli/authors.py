@@ -5,6 +5,8 @@ from typing import Annotated
 
 import typer
 
+from listbuilder import api
+from listbuilder.cli import views
 from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
@@ -31,9 +33,6 @@ def check_catalog(
 
     Example: listbuilder check-catalog catalogs/speed-range-power
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         check = api.check_catalog(folder, catalogs)
     except ListbuilderError as exc:
@@ -60,9 +59,6 @@ def reprice(
 
     Example: listbuilder reprice catalogs/speed-range-power --rev HEAD~1 examples/
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     count = 1 if rev is not None else 2
     if len(folders) < count:
         usage = "listbuilder reprice OLD NEW [LISTS...], or reprice FOLDER --rev REV [LISTS...]"
@@ -99,8 +95,6 @@ def book(
 
     Example: listbuilder book might-skirmish --faction "Zombie Family" -o zombies.pdf
     """
-    from listbuilder import api
-
     try:
         written = api.render_book_file(
             api.open_catalogs(catalogs), system, faction=faction, output=output, paper=paper, templates=templates

@@ -5,6 +5,8 @@ from typing import Annotated
 
 import typer
 
+from listbuilder import api
+from listbuilder.cli import views
 from listbuilder.cli.options import CatalogsOption, JsonOption, fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
@@ -20,8 +22,6 @@ WriteOption = Annotated[
 
 
 def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path | None, books: object) -> None:
-    from listbuilder import api
-    from listbuilder.cli import views
 
     say(to_json(answer.as_json()) if as_json else views.doctor(answer))  # type: ignore[attr-defined]
     suggestions = answer.suggestions  # type: ignore[attr-defined]
@@ -58,8 +58,6 @@ def fix(
 
     Example: listbuilder fix examples/might-skirmish-monster-mash.illegal.yaml --apply
     """
-    from listbuilder import api
-
     try:
         _one_target(apply, output)
         books = api.open_catalogs(catalogs)
@@ -88,8 +86,6 @@ def fill(
 
     Example: listbuilder fill examples/speed-range-power-camel-corps.legal.yaml --to 450
     """
-    from listbuilder import api
-
     try:
         _one_target(apply, output)
         books = api.open_catalogs(catalogs)

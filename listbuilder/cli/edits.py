@@ -5,6 +5,8 @@ from typing import Annotated
 
 import typer
 
+from listbuilder import api
+from listbuilder.cli import views
 from listbuilder.cli.options import (
     CatalogsOption,
     fail,
@@ -34,8 +36,6 @@ def new(
 
     Example: listbuilder new might-skirmish --name "Zombie Family" -o zombies.yaml
     """
-    from listbuilder import api
-
     try:
         limit, measure = api.limit_option(points, figures)
         written = api.create_list(api.open_catalogs(catalogs), system, output, name, limit, measure)
@@ -55,9 +55,6 @@ def add(
 
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         say(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
     except ListbuilderError as exc:
@@ -76,9 +73,6 @@ def remove(
 
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
         say(views.edited(api.remove_unit(file, api.open_catalogs(catalogs), unit, count), what))
@@ -96,9 +90,6 @@ def set_(
 
     Example: listbuilder set zombies.yaml points 150
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         say(views.edited(api.set_value(file, api.open_catalogs(catalogs), key, value), f"{key} set to {value}"))
     except ListbuilderError as exc:
@@ -119,8 +110,6 @@ def schema(
 
     Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
     """
-    from listbuilder import api
-
     try:
         books = api.open_catalogs(catalogs)
         text = api.editor_schema(books, system)
@@ -153,8 +142,6 @@ def export(
 
     Example: listbuilder export zombies.yaml --format markdown
     """
-    from listbuilder import api
-
     try:
         books = api.open_catalogs(catalogs)
         text = api.export_list(api.check_list(file, books), format, embed=embed)
@@ -178,8 +165,6 @@ def import_(
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
     """
-    from listbuilder import api
-
     try:
         books = api.open_catalogs(catalogs)
         imported = api.import_file(file, books)

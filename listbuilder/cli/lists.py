@@ -5,6 +5,8 @@ from typing import Annotated
 
 import typer
 
+from listbuilder import api
+from listbuilder.cli import views
 from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
@@ -29,17 +31,14 @@ def validate(
 
     Example: listbuilder validate --strict my-warband.yaml
     """
-    from listbuilder.api import check_list, open_catalogs
-    from listbuilder.cli import views as present
-
     try:
-        books = open_catalogs(catalogs)
+        books = api.open_catalogs(catalogs)
     except ListbuilderError as exc:
         fail(exc)
     worst = EXIT_OK
     for path in files:
         try:
-            report = check_list(path, books)
+            report = api.check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             if as_json:
@@ -48,7 +47,7 @@ def validate(
             continue
         if not report.legal(strict):
             worst = max(worst, EXIT_RULES_BROKEN)
-        say(to_json(report.as_json(strict)) if as_json else present.validation(report, strict))
+        say(to_json(report.as_json(strict)) if as_json else views.validation(report, strict))
     raise typer.Exit(worst)
 
 
@@ -62,17 +61,14 @@ def points(
 
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
-    from listbuilder.api import check_list, open_catalogs
-    from listbuilder.cli import views as present
-
     worst = EXIT_OK
     try:
-        books = open_catalogs(catalogs)
+        books = api.open_catalogs(catalogs)
     except ListbuilderError as exc:
         fail(exc)
     for path in files:
         try:
-            report = check_list(path, books)
+            report = api.check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             say(f"error: {render(exc)}", err=True)
@@ -82,7 +78,7 @@ def points(
         if as_json:
             say(to_json(report.as_json(strict, entries=True)))
         else:
-            say(present.points(report, strict))
+            say(views.points(report, strict))
     raise typer.Exit(worst)
 
 
@@ -106,9 +102,6 @@ def cost(
 
     Example: listbuilder cost might-skirmish "Beast, Might 6"
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         rules = api.get_system(api.open_catalogs(catalogs), system)
         result = api.price(rules, api.parse_stat_options(rules, ctx.args), unit)
@@ -123,9 +116,6 @@ def systems(catalogs: CatalogsOption = None) -> None:
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         say(views.systems(api.systems(api.open_catalogs(catalogs))))
     except ListbuilderError as exc:
@@ -141,9 +131,6 @@ def catalog(
 
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         say(views.catalog(api.catalog_units(api.open_catalogs(catalogs), system, faction)))
     except ListbuilderError as exc:
@@ -164,9 +151,6 @@ def diff(
 
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         books = api.open_catalogs(catalogs)
         if git:

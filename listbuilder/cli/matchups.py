@@ -5,6 +5,8 @@ from typing import Annotated
 
 import typer
 
+from listbuilder import api
+from listbuilder.cli import views
 from listbuilder.cli.options import (
     CatalogsOption,
     JsonOption,
@@ -40,9 +42,6 @@ def odds(
 
     Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
     """
-    from listbuilder import api
-    from listbuilder.cli import views
-
     try:
         books = api.open_catalogs(catalogs)
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):

@@ -47,7 +47,7 @@ def to_json(data: object) -> str:
 def say(text: str, err: bool = False, nl: bool = True) -> None:
     """Print to the terminal, every character that would steer it (from a name in a list file,
     say) shown as its escape: a list cannot set the window title or clear the screen."""
-    from listbuilder.cli.views import visible
+    from listbuilder.cli.views import visible  # not at the top: the views (and the API) load only with output
 
     typer.echo(visible(text), err=err, nl=nl)
 

@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from listbuilder import api
 from listbuilder.cli.options import (
     CatalogsOption,
     OutputOption,
@@ -50,8 +51,6 @@ def render(
 
     Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
     """
-    from listbuilder import api
-
     try:
         written = api.render_files(
             files,
@@ -83,8 +82,6 @@ def card(
 
     Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
     """
-    from listbuilder import api
-
     try:
         rules = api.get_system(api.open_catalogs(catalogs), system)
         written = api.render_card_file(rules, output=output, paper=paper, templates=templates)
