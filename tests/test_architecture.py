@@ -580,3 +580,74 @@ def test_the_dispatch_check_sees_an_isinstance_on_a_kind(tmp_path):
         {"listbuilder/printing/x.py": "if isinstance(cost, (formats.StatCost, int)):\n    pass\nisinstance(c, str)\n"},
     )
     assert [w.split(": ", 1)[1] for w in _kind_dispatch(root)] == ["isinstance(cost, (formats.StatCost, int))"]
+
+
+# --- the package map (docs/architecture.md) ---------------------------------------------------
+
+_BASE = {"", "record", "errors", "collector", "files"}  # "": listbuilder/__init__.py (its __version__)
+# Which package may import which, lowest first: each may import only what is listed for it. The
+# same table is in docs/architecture.md; a new package is a new line here and there.
+MAY_IMPORT: dict[str, set[str]] = {
+    "": set(),
+    "record": set(),
+    "collector": set(),
+    "errors": {"record"},
+    "files": {"record", "errors", "collector"},
+    "rules": _BASE,
+    "army": _BASE | {"rules"},
+    "doctor": _BASE | {"rules", "army"},
+    "odds": _BASE | {"rules", "army"},
+    "share": _BASE | {"rules", "army", "doctor"},
+    "authoring": _BASE | {"rules", "army", "odds"},
+    "printing": _BASE | {"rules", "army", "odds", "share"},
+    "api": _BASE | {"rules", "army", "doctor", "odds", "share", "authoring", "printing"},
+    "web": {"", "errors", "api"},
+    "cli": {"", "errors", "api", "web"},
+    "__main__": {"cli"},
+}
+
+
+def _top(module: str) -> str:
+    return module.split(".")[1] if "." in module else ""
+
+
+def _arrows_off_the_map(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        own = _top(module)
+        allowed = MAY_IMPORT.get(own)
+        if allowed is None:
+            wrong.append(f"{module}: the package '{own}' is not on the map (MAY_IMPORT, docs/architecture.md)")
+            continue
+        wrong += [f"{module} -> {t}" for t in sorted(targets) if _top(t) != own and _top(t) not in allowed]
+    return wrong
+
+
+def test_every_import_follows_the_package_map():
+    wrong = _arrows_off_the_map(_import_graph())
+    assert not wrong, "imports the package map does not allow:\n" + "\n".join(wrong)
+
+
+def test_the_map_check_sees_an_upward_arrow_and_an_unknown_package(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "listbuilder/rules/__init__.py": "",
+            "listbuilder/rules/x.py": "from listbuilder.army import y\n",  # rules is below army
+            "listbuilder/army/__init__.py": "",
+            "listbuilder/army/y.py": "from listbuilder.rules import x\n",
+            "listbuilder/games/__init__.py": "",
+        },
+    )
+    assert _arrows_off_the_map(_import_graph(root)) == [
+        "listbuilder.games: the package 'games' is not on the map (MAY_IMPORT, docs/architecture.md)",
+        "listbuilder.rules.x -> listbuilder.army.y",
+    ]
+
+
+def test_the_documented_map_names_every_package():
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`") for line in doc.splitlines() if line.startswith("| `")}
+    named = {row.removesuffix("/").removesuffix(".py") for row in rows}
+    packages = {p.stem for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()}
+    assert packages - {"__init__"} == set(MAY_IMPORT) - {""} == named & (set(MAY_IMPORT) | packages)
