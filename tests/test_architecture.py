@@ -651,3 +651,51 @@ def test_the_documented_map_names_every_package():
     named = {row.removesuffix("/").removesuffix(".py") for row in rows}
     packages = {p.stem for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()}
     assert packages - {"__init__"} == set(MAY_IMPORT) - {""} == named & (set(MAY_IMPORT) | packages)
+
+
+# Modules whose imports inside functions the editing package is rewriting (issue 18, edit).
+LAZY_PENDING = {"api/editing.py", "api/folder.py", "share/folder.py"}
+
+
+def _unexplained_lazy_imports(root: Path = ROOT) -> list[str]:
+    """Every import inside a function without a reason beside it: a comment on its line, on the
+    line above it, or on the first of the imports it is grouped with (blank lines between)."""
+    wrong = []
+    for path in sorted((root / "listbuilder").rglob("*.py")):
+        if path.relative_to(root / "listbuilder").as_posix() in LAZY_PENDING:
+            continue
+        lines = path.read_text(encoding="utf-8").split("\n")
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            explained, last = False, -10
+            for sub in ast.walk(node):
+                if not isinstance(sub, ast.Import | ast.ImportFrom):
+                    continue
+                grouped = all(not lines[i].strip() for i in range(last, sub.lineno - 1))
+                said = any("#" in lines[i] for i in range(sub.lineno - 1, sub.end_lineno))
+                above = lines[sub.lineno - 2].strip().startswith("#")
+                explained = said or above or (grouped and explained)
+                if not explained:
+                    wrong.append(f"{path.relative_to(root)}:{sub.lineno}: {lines[sub.lineno - 1].strip()}")
+                last = sub.end_lineno
+    return wrong
+
+
+def test_every_import_inside_a_function_says_why():
+    wrong = _unexplained_lazy_imports()
+    assert not wrong, "an import inside a function with no reason beside it:\n" + "\n".join(wrong)
+
+
+def test_the_lazy_import_check_wants_a_reason(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "listbuilder/x.py": (
+                "def a():\n    # start-up: the print stack\n    import weasyprint\n\n    import jinja2\n"
+                "def b():\n    import json  # start-up: plain text skips it\n"
+                "def c():\n    import json\n"
+            )
+        },
+    )
+    assert [w.split(": ", 1)[1] for w in _unexplained_lazy_imports(root)] == ["import json"]

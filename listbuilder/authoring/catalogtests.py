@@ -109,6 +109,7 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
 
     A folder that cannot be loaded raises its located ``CatalogError``; a test list that cannot
     be read is a failed test."""
+    # start-up: the odds stack loads only to check a rule set's odds
     from listbuilder.odds.load import load_odds
     from listbuilder.rules.reference import load_reference
 

@@ -102,6 +102,7 @@ def _rule_set_folder(folder: Path, what: str) -> Path:
 
 
 def _load(folder: Path, extra_roots: Sequence[Path], cache: bool = True) -> System:
+    # start-up: the catalog tests load only when a version is read
     from listbuilder.authoring.catalogtests import catalogs_for
 
     return catalogs_for(folder, extra_roots, cache).get(folder.name)
@@ -116,6 +117,7 @@ def reprice(
     extra_roots: Sequence[Path] = (),
 ) -> Repricing:
     """Compare two versions of a rule set: ``old`` and ``new`` folders, or ``old`` at ``rev`` and as it is now."""
+    # start-up: git is asked only for --rev
     from listbuilder.authoring.gitrev import check_revision, folder_at
 
     if (new is None) == (rev is None):

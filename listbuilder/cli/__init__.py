@@ -25,7 +25,7 @@ from listbuilder import __version__
 def _help_width() -> int:
     """The width --help wraps to: the terminal's, up to 80 (click's own floor of 50 would spill
     past a narrow terminal, which then breaks words)."""
-    import shutil
+    import shutil  # start-up: only --help asks the terminal's width (--version must stay light)
 
     return max(20, min(shutil.get_terminal_size().columns, 80) - 2)
 
@@ -90,7 +90,7 @@ def _reflow(doc: str | None) -> str | None:
     terminal width (typer keeps a docstring's single line breaks, which then fall mid-sentence)."""
     if doc is None:
         return None
-    import inspect
+    import inspect  # start-up: only a command being built needs it, never --version
 
     return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
 

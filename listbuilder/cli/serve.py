@@ -29,6 +29,8 @@ def serve(
 
     Example: listbuilder serve examples
     """
+    # start-up: the server's modules (uvicorn, Starlette, the web builder) load only to serve,
+    # not when --help builds every command
     import socket
     import sys
     import threading

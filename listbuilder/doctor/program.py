@@ -192,6 +192,7 @@ class Program:
         return found
 
     def _run(self, objective: Linear, presolve: bool, seconds: float) -> list[int] | None:
+        # start-up: numpy and HiGHS load only when the doctor solves
         import numpy as np
         from highspy import _core as hs
 

@@ -43,17 +43,18 @@ def _loader_finds_the_libraries() -> Iterator[None]:
 
 
 def _import() -> ModuleType:
+    # WeasyPrint (a third of a second) loads only to write a PDF, on first use.
     if not sys.platform.startswith("linux") or "weasyprint" in sys.modules:
-        import weasyprint
+        import weasyprint  # (on first use, as above)
 
         return weasyprint
     try:
         # WeasyPrint prints its install instructions to stdout before giving up on a library:
         # not ours to show on the fast path, whose failure is not the user's problem.
         with _loader_finds_the_libraries(), contextlib.redirect_stdout(io.StringIO()):
-            import weasyprint
+            import weasyprint  # (on first use, as above)
     except OSError:
-        import weasyprint
+        import weasyprint  # (on first use, as above)
     return weasyprint
 
 

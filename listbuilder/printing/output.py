@@ -89,6 +89,7 @@ def render_document_bytes(
 
 def _qr_of(report: Report) -> str:
     """A QR code (SVG) of the list's text export, for its roster."""
+    # start-up: the export and the QR encoder load only for a roster's QR code
     from listbuilder.share.exchange import export_text
     from listbuilder.share.qr import svg
 
@@ -121,6 +122,7 @@ def card_bytes(system: System, *, fmt: str, paper: Paper, templates: Path | None
 
 def book_bytes(system: System, faction: str | None, *, fmt: str, paper: Paper, templates: Path | None) -> bytes:
     """The faction book of ``faction`` (every faction when None), as a document."""
+    # start-up: the book's pages load only for a book
     from listbuilder.printing.book import book
 
     made = book(system, faction)

@@ -18,8 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
-from listbuilder.files.yamldoc import Document
+from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import FrozenMap, freeze
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ def _title(value: Any) -> str:
 
 def schema_for(tp: Any) -> cs.CoreSchema:
     """The pydantic-core schema for a type annotation used in our file formats."""
+    # start-up: pydantic-core loads only on a cache miss (validate never needs it on a hit)
     from pydantic_core import core_schema as cs
 
     origin = get_origin(tp)
@@ -111,6 +112,7 @@ def schema_for(tp: Any) -> cs.CoreSchema:
 
 @cache
 def _dataclass_schema(cls: type) -> cs.CoreSchema:
+    # start-up: pydantic-core loads only on a cache miss
     from pydantic_core import core_schema as cs
 
     fields = []
@@ -134,6 +136,7 @@ def _field_type(cls: type, f: dataclasses.Field[Any]) -> Any:
 
 @cache
 def validator_for(cls: type) -> SchemaValidator:
+    # start-up: pydantic-core loads only on a cache miss
     from pydantic_core import SchemaValidator
 
     return SchemaValidator(schema_for(cls))
@@ -144,6 +147,7 @@ def validate(cls: type[T], data: Any, document: Document, base: Location = ()) -
 
     Returns the instance, or ``None`` with every problem found, each located and explained.
     """
+    # start-up: pydantic-core loads only on a cache miss
     from pydantic_core import ValidationError
 
     try:
@@ -164,7 +168,6 @@ def load_catalog_file(
     ``shape`` says what the file must be ("a mapping with 'faction' and 'units'"); ``check``
     adds the cross-checks a schema cannot express. Every problem found is raised together,
     located, as a ``CatalogError``."""
-    from listbuilder.files.yamldoc import load_yaml
 
     return read_catalog_document(load_yaml(path, what), cls, what, shape, check)
 
@@ -177,7 +180,6 @@ def read_catalog_document(
     check: Callable[[T, Document], list[ErrorDetail]] | None = None,
 ) -> tuple[T, Document]:
     """``load_catalog_file`` for a document already read (a variant's file laid over its base's)."""
-    from listbuilder.errors import CatalogError
 
     path = doc.path
     if not isinstance(doc.data, dict):

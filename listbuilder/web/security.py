@@ -59,6 +59,7 @@ def host_names(host: str, port: int | None) -> frozenset[str]:
 def is_ip_host(host: str, port: int | None) -> bool:
     """Whether a ``Host`` header is an IP address (with the server's port): a page of another site
     can rebind a domain name to this machine, but never make a browser send its IP as the host."""
+    # start-up: only a Host header that looks like an address needs it
     import ipaddress
 
     name, sep, given = host.rpartition(":") if not host.endswith("]") else (host, "", "")
