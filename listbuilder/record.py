@@ -183,8 +183,6 @@ def record(cls: type[T]) -> type[T]:
     done.__record_init__ = tuple((f.name, f.default, f.default_factory) for f in done.__record_fields__)  # type: ignore[attr-defined]
     names = done.__json__ if "__json__" in vars(done) else None
     if names is None:
-        names = tuple(f.name for f in done.__record_fields__)  # type: ignore[attr-defined]
-    done.__json_keys__ = tuple(  # type: ignore[attr-defined]
-        (n.partition("=")[0], tuple((n.partition("=")[2] or n).split("."))) for n in names
-    )
+        names = tuple(f.name for f in done.__record_fields__)
+    done.__json_keys__ = tuple((n.partition("=")[0], tuple((n.partition("=")[2] or n).split("."))) for n in names)
     return done

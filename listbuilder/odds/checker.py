@@ -15,7 +15,7 @@ from typing import Any
 from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
 from listbuilder.files.yamldoc import Document
 from listbuilder.odds.parts import Band, FromUnit, Option, Roll, option_values, ratio
-from listbuilder.rules.catalog import System
+from listbuilder.rules.system import System
 
 RESERVED = ("mechanic",)  # keywords matchup() takes itself
 

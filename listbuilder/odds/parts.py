@@ -17,7 +17,7 @@ from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.schema import doc
 
 if TYPE_CHECKING:
-    from listbuilder.rules.catalog import System
+    from listbuilder.rules.system import System
 
 Side = Literal["attacker", "target"]
 Sides = Literal["attacker", "target", "both"]
