@@ -93,6 +93,27 @@ def test_moderate_nesting_past_our_depth_is_refused(cli, tmp_path):
     assert result.exit_code == 2 and "nested more than" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "deep",
+    [
+        "{a: " * 100_000 + "1" + "}" * 100_000,
+        "\n" + "".join(" " * i + "- \n" for i in range(0, 400, 2)),
+        "\n" + "- " * 100_000 + "x",
+    ],
+    ids=["flow-mappings", "indented-sequences", "compact-sequences"],
+)
+def test_any_deep_nesting_is_refused_in_a_process_of_its_own(tmp_path, deep):
+    """libyaml composes in C, one C frame a level: the depth is checked before, so even a depth
+    that would overflow the C stack ends in a message (a crash would kill this process too)."""
+    path = tmp_path / "deep.yaml"
+    path.write_text("system: might-skirmish\nname: x\nunits: " + deep + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "listbuilder", "validate", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert "nested more than 32 levels deep" in done.stderr
+
+
 def test_huge_file_is_refused_before_parsing(cli, tmp_path):
     path = tmp_path / "huge.yaml"
     path.write_text("system: might-skirmish\nname: x\nunits: []\n" + "#" * (5 * 1024 * 1024))

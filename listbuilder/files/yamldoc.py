@@ -25,6 +25,9 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 MAX_DEPTH = 32
+# A text can nest deeper than MAX_DEPTH only through more flow brackets than that, or a line whose
+# indentation and block markers ("- ", "? ") are wider than that: a quick screen for both.
+_MAYBE_DEEP_LINE = re.compile(rf"^[ ?-]{{{MAX_DEPTH},}}", re.MULTILINE)
 
 
 class Document:
@@ -97,6 +100,7 @@ def parse_yaml(text: str, path: Path) -> Document:
 def _parse_yaml(text: str, path: Path) -> Document:
     if "\x00" in text:
         raise InputError("the file holds a NUL character, so it is not a YAML text file", file=path)
+    _refuse_deep_nesting(text, path)
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -121,6 +125,42 @@ def _parse_yaml(text: str, path: Path) -> Document:
     walker = _Walker(path, loader)
     data = walker.convert(node, (), 0)
     return Document(path=path, data=data, positions=walker.positions, text=text, key_positions=walker.key_positions)
+
+
+def _refuse_deep_nesting(text: str, path: Path) -> None:
+    """Refuse a text nested more than MAX_DEPTH levels before it is composed.
+
+    libyaml's composer recurses in C once per level, so a few hundred thousand ``[`` overflow the
+    C stack and kill the process before Python's recursion limit sees them. Its parser is a loop,
+    though: where the quick screen says the text could be deep, its events are counted first."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH and not _MAYBE_DEEP_LINE.search(text):
+        return
+    loader = _Loader(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    raise InputError(
+                        "this file cannot be used",
+                        file=path,
+                        details=[
+                            ErrorDetail(
+                                message=f"the data is nested more than {MAX_DEPTH} levels deep",
+                                line=mark.line + 1 if mark else None,
+                                column=mark.column + 1 if mark else None,
+                            )
+                        ],
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # broken YAML: composing it reports the error, with its place
+    finally:
+        loader.dispose()
 
 
 def _yaml_hint(problem: str, at: str) -> str | None:
