@@ -32,7 +32,7 @@ from listbuilder.rules.variant import scan_extends
 TESTS_DIR = "tests"
 EXPECT = "expect"
 COST_KEYS = ("unit", "cost", "source")
-Kind = Literal["legal", "illegal", "cost"]
+Kind = Literal["legal", "illegal", "cost", "text"]
 
 
 @record
@@ -126,9 +126,24 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
     costs = tests / "costs.yaml"
     if costs.is_file():
         results += _run_costs(costs, folder, system)
+    if system.base is not None:
+        results += _run_texts(books.get(system.base), system)
     return CatalogCheck(
         folder=str(folder), system=system.id, system_name=system.definition.name, results=tuple(results)
     )
+
+
+def _run_texts(base: System, variant: System) -> list[CaseResult]:
+    """A variant's inherited sentences must not state a number it changed (``stale.py``)."""
+    from listbuilder.authoring.stale import stale_texts
+
+    expected = "a sentence that follows the variant's numbers"
+    stale = [
+        CaseResult(kind="text", file=s.file, name=s.where, passed=False, expected=expected, got=s.message())
+        for s in stale_texts(base, variant)
+    ]
+    name = f"no sentence kept from '{base.id}' states a number this variant changed"
+    return stale or [CaseResult(kind="text", file=SYSTEM_FILE, name=name, passed=True, expected=expected, got="")]
 
 
 def _relative(path: Path, folder: Path) -> str:

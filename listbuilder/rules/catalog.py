@@ -30,6 +30,7 @@ from listbuilder.rules.schema import describe_value, load_catalog_file, validate
 from listbuilder.rules.system import System, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
+from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
@@ -247,7 +248,15 @@ class Catalogs:
                 if found.is_dir():
                     for file in sorted(found.glob("*.yaml")):
                         self._load_faction(system, file, units, factions, summaries)
-        return dataclasses.replace(system, units=units, factions=factions, faction_summaries=summaries)
+        # Sentences that write a number as a placeholder ('At most {count} wolves') follow it.
+        text_errors: list[ErrorDetail] = []
+        filled = fill_record(definition, SYSTEM_TEXTS, Scope(definition, units), doc, text_errors, own_fields)
+        if text_errors:
+            what = f"this variant of '{chain[-2]}'" if len(chain) > 1 else "this rule set file"
+            raise doc.error(f"{what} has placeholders that name nothing", text_errors, CatalogError)
+        return dataclasses.replace(
+            system, definition=filled, units=units, factions=factions, faction_summaries=summaries
+        )
 
     def _check_extends(self, definition: SystemFile, doc: Document, chain: list[str]) -> list[ErrorDetail]:
         """What ``extends:`` must be: a known rule set, written as ``scan_extends`` reads it, and a

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ErrorDetail
+from listbuilder.errors import CatalogError, ErrorDetail
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
@@ -21,6 +21,7 @@ from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import carriers, is_mixed, names
 from listbuilder.rules.schema import doc, read_catalog_document
 from listbuilder.rules.variant import layered
+from listbuilder.rules.wording import Scope, fill_record
 
 REFERENCE_FILE = "reference.yaml"
 
@@ -147,6 +148,18 @@ class ReferenceFile(Record):
     play_aids: PlayAids = doc("tick boxes and tracks", default_factory=PlayAids)
 
 
+# The fields of reference.yaml that hold sentences or cells, which may write numbers as placeholders
+# (``rules/wording.py``); a column's 'show' is a template of its own, over a choice's properties.
+REFERENCE_TEXTS: Mapping[type, tuple[str, ...]] = {
+    Turn: ("note",),
+    Phase: ("summary",),
+    Table: ("title", "summary", "columns", "rows"),
+    SpecialRule: ("title", "text"),
+    Track: ("label",),
+    ModelBox: ("label",),
+}
+
+
 def load_reference(system: System) -> ReferenceFile:
     """Load and check ``reference.yaml`` of a rule set (an empty reference when it has none).
 
@@ -166,7 +179,12 @@ def _load_reference(system: System, paths: list[Path]) -> ReferenceFile:
     shape = "a mapping with 'turn', 'tables' and 'rules'"
     doc = layered(paths, "reference file", system.base or "")
     ref, _ = read_catalog_document(doc, ReferenceFile, "reference file", shape, lambda r, d: _check(r, system, d))
-    return ref
+    # A table or rule that writes a number as a placeholder ('{cost of T34 Tank}') follows it.
+    errors: list[ErrorDetail] = []
+    filled: ReferenceFile = fill_record(ref, REFERENCE_TEXTS, Scope(system.definition, system.units), doc, errors)
+    if errors:
+        raise doc.error("this reference file has placeholders that name nothing", errors, CatalogError)
+    return filled
 
 
 def _check(ref: ReferenceFile, system: System, d: Document) -> list[ErrorDetail]:
