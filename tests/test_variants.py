@@ -60,8 +60,15 @@ def test_a_variant_keeps_the_base_and_changes_what_it_says(tmp_path):
     assert d.default_limit == 120 and d.name == "House Skirmish"
     assert [c.id for c in d.constraints] == ["points-limit", "max-fighters", "max-rare", "might-minimum", "one-monster"]
     assert next(c for c in d.constraints if c.id == "max-fighters").count == 12
-    # Everything the variant leaves alone is the base's: stats, costing, rulings, every unit.
-    assert d.stats == base.definition.stats and d.cost == base.definition.cost and d.rulings == base.definition.rulings
+    # Everything the variant leaves alone is the base's: stats, costing, rulings, every unit; the
+    # base's sentences that write a number as a placeholder state the variant's numbers.
+    assert d.stats == base.definition.stats and d.cost == base.definition.cost
+    assert [r.id for r in d.rulings] == [r.id for r in base.definition.rulings]
+    caps = next(r.text for r in d.rulings if r.id == "caps-at-any-size")
+    assert caps == (
+        "The caps of 12 fighters, half basic and 2 rare hold at any agreed points value, not only in the "
+        "standard 120-point game."
+    )
     assert system.units == base.units and system.factions.keys() == base.factions.keys()
     assert system.layers == (CATALOGS / "might-skirmish", tmp_path / "club" / "house-skirmish")
 

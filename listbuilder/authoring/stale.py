@@ -7,7 +7,8 @@ variant's card would say one number and play by another. This finds each such se
 
 - the numbers a variant changed: a force rule's fields, a cost term, the standard game's size,
   and what each catalog unit costs by the formula;
-- the texts it inherited (written in a base's file, not in its own), with placeholders left out;
+- the texts it inherited (written in a base's file, not in its own), with placeholders and
+  quotations of the source text ("One in ten of your models...") left out;
 - a text that states an old number (``10``, ``1,000``, ``ten``) and belongs to it: the changed rule's
   own sentence, a ruling or reference rule of the same id (or naming it in its ``source``), a text
   citing the same line of the source text as the number, or, for a unit's cost, naming the unit.
@@ -46,7 +47,7 @@ _LINES = re.compile(r"\blines?\s+((?:\d+(?:\s*[-–]\s*\d+)?(?:\s*(?:,|and|&)\s*
 class Change(Record):
     """A number the variant changed: what it is, old and new, and where the base's text gives it."""
 
-    what: str  # 'leader-ratio.per', 'cost.power.points', 'the cost of T34 Tank'
+    what: str  # 'leader-ratio.per', 'cost.power.points', 'the cost of Wolf Rider'
     old: int
     new: int
     source: str  # the base's source for it: 'line 35'
@@ -103,6 +104,11 @@ def states(text: str, number: int) -> bool:
         return True
     word = WORDS[number] if 0 <= number < len(WORDS) else TENS.get(number)
     return word is not None and re.search(rf"\b{word}\b", text, re.IGNORECASE) is not None
+
+
+def unquoted(text: str) -> str:
+    """``text`` without what it quotes: a quotation of the source text states the source's numbers."""
+    return re.sub(r'"[^"]*"|“[^”]*”', " ", text)
 
 
 def changes(base: System, variant: System) -> list[Change]:
@@ -275,7 +281,7 @@ def stale_texts(base: System, variant: System) -> list[StaleText]:
         for t in texts(doc.data):
             if own and written(doc, t.path):
                 continue
-            stated = literal(t.text)
+            stated = unquoted(literal(t.text))
             hits = [c for c in found if states(stated, c.old) and _belongs(t, c)]
             # A row or sentence that names a unit is about that unit's cost, not another's of the same.
             named = {c.old for c in hits if c.what.startswith(COST_OF) and c.ids[0].lower() in t.text.lower()}

@@ -179,7 +179,7 @@ def _load_reference(system: System, paths: list[Path]) -> ReferenceFile:
     shape = "a mapping with 'turn', 'tables' and 'rules'"
     doc = layered(paths, "reference file", system.base or "")
     ref, _ = read_catalog_document(doc, ReferenceFile, "reference file", shape, lambda r, d: _check(r, system, d))
-    # A table or rule that writes a number as a placeholder ('{cost of T34 Tank}') follows it.
+    # A table or rule that writes a number as a placeholder ('{cost of Wolf Rider}') follows it.
     errors: list[ErrorDetail] = []
     filled: ReferenceFile = fill_record(ref, REFERENCE_TEXTS, Scope(system.definition, system.units), doc, errors)
     if errors:

@@ -8,8 +8,8 @@ of a figure, so a variant that changes the number changes the sentence too:
 - ``{leader-ratio.per}`` anywhere: a field of the force rule with that id;
 - ``{cost.power.points}``, ``{cost.range.per}``: a term of a ``linear`` cost; ``{cost.weights.Vehicle}``
   and ``{cost.default}`` for a ``figures`` cost; ``{default_limit}``: the standard game's size;
-- ``{cost of T34 Tank}``: what a catalog unit costs by the formula; ``{sum of T34 Tank}``: the same
-  term by term (``9+32+40``), for a worked example.
+- ``{cost of Wolf Rider}``: what a catalog unit costs by the formula; ``{sum of Wolf Rider}``: the same
+  term by term (``4+6``), for a worked example.
 
 ``{{`` and ``}}`` write a brace. An unknown placeholder is an error located at its text, with a
 "did you mean". Texts are filled when a rule set loads, so every page, message and card reads the
