@@ -11,7 +11,8 @@ variant's card would say one number and play by another. This finds each such se
   quotations of the source text ("One in ten of your models...") left out;
 - a text that states an old number (``10``, ``1,000``, ``ten``) and belongs to it: the changed rule's
   own sentence, a ruling or reference rule of the same id (or naming it in its ``source``), a text
-  citing the same line of the source text as the number, or, for a unit's cost, naming the unit.
+  citing the same line of the source text as the number (or the same source, word for word), or,
+  for a unit's cost, naming the unit.
 """
 
 from __future__ import annotations
@@ -24,20 +25,17 @@ from typing import Any
 
 from listbuilder.errors import Location
 from listbuilder.record import Record, record
-from listbuilder.rules.catalog import SYSTEM_FILE, System
+from listbuilder.rules.catalog import SYSTEM_FILE
 from listbuilder.rules.formats import FiguresCost, LinearCost
 from listbuilder.rules.reference import REFERENCE_FILE
+from listbuilder.rules.system import System
 from listbuilder.rules.variant import ITEM_KEYS, LayeredDocument, layered
-from listbuilder.rules.wording import literal, rule_fields, term_points
+from listbuilder.rules.wording import NUMBER_WORDS, literal, rule_fields, term_points
 from listbuilder.yamlfile import Document, load_yaml
 
 # Keys whose string values are sentences or table cells; 'rows' and 'columns' hold cells.
 TEXT_KEYS = ("summary", "rule", "title", "text", "note", "label")
 CELL_KEYS = ("rows", "columns")
-WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty"
-).split()
 TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
 COST_OF = "the cost of "
 _LINES = re.compile(r"\blines?\s+((?:\d+(?:\s*[-–]\s*\d+)?(?:\s*(?:,|and|&)\s*)?)+)", re.IGNORECASE)
@@ -102,7 +100,7 @@ def states(text: str, number: int) -> bool:
     figure = rf"(?<![\d.,]){sign}(?:{'|'.join(forms)})(?![\d]|[.,]\d)"
     if re.search(figure, text):
         return True
-    word = WORDS[number] if 0 <= number < len(WORDS) else TENS.get(number)
+    word = NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else TENS.get(number)
     return word is not None and re.search(rf"\b{word}\b", text, re.IGNORECASE) is not None
 
 
@@ -259,6 +257,8 @@ def _belongs(t: _Text, c: Change) -> bool:
         return True
     if c.what.startswith(COST_OF) and c.ids[0].lower() in t.text.lower():
         return True
+    if t.source.strip() and t.source.strip() == c.source.strip():
+        return True  # the same citation, line or not ('house rule 4')
     return bool(source_lines(t.source) & source_lines(c.source))
 
 

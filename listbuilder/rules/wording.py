@@ -24,10 +24,11 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, Location, did_you_mean
+from listbuilder.record import FrozenMap
+from listbuilder.rules.forcerules.base import ForceRule
 from listbuilder.rules.formats import (
     Choice,
     FiguresCost,
-    ForceRule,
     LinearCost,
     Ruling,
     Stat,
@@ -44,10 +45,31 @@ from listbuilder.yamlfile import Document
 _WORD = r"[A-Za-z_][A-Za-z0-9_.-]*"
 _NAME = rf"(?:cost|sum) of [^{{}}\n:]+?|{_WORD}(?: [-+*] (?:{_WORD}|\d+))*(?::[Ww]ords)?"
 _TOKEN = re.compile(r"\{\{(?:" + _NAME + r")\}\}|\{(" + _NAME + r")\}")
-NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty"
-).split()
+NUMBER_WORDS = tuple(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ]
+)
 COST_OF = "cost of "
 SUM_OF = "sum of "
 # The fields of a force rule that hold its words, not its numbers: never placeholders themselves.
@@ -308,5 +330,5 @@ def _rebuild(data: Any, changes: Mapping[Location, Any], path: Location) -> Any:
     if isinstance(data, tuple):
         return tuple(_rebuild(item, changes, (*path, i)) for i, item in enumerate(data))
     if isinstance(data, Mapping):
-        return type(data)({k: _rebuild(v, changes, (*path, k)) for k, v in data.items()})
+        return FrozenMap({k: _rebuild(v, changes, (*path, k)) for k, v in data.items()})
     return data

@@ -1,0 +1,257 @@
+"""Issue 22, as a rule-set author meets it: two rule sets of their own, and texts that follow their numbers.
+
+``tests/authors/`` holds what the author wrote: ``goblins`` (a sixth game) and ``srp-house`` (a
+variant of speed-range-power at 5 points per Power, one leader in five). The base's sentences
+write their numbers as placeholders, so the variant's card follows; a base that states them as
+figures is caught by ``check-catalog``, naming each stale sentence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import CATALOGS, ROOT
+
+from listbuilder.army.costing import unit_cost
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.reference import load_reference
+from listbuilder.rules.wording import Scope, term_points
+
+AUTHORS = ROOT / "tests" / "authors"
+
+
+def card_text(cli: Any, system: str, tmp_path: Path, *roots: Path) -> str:
+    out = tmp_path / f"{system}-card.html"
+    args = [a for root in roots for a in ("--catalogs", root)]
+    assert cli("card", system, "-o", out, *args).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    body = re.sub(r"<[^>]+>", " ", page[page.index("<body") :])
+    return " ".join(body.replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&").split())
+
+
+@pytest.mark.parametrize("folder", ["goblins", "srp-house"])
+def test_the_authors_rule_sets_pass_their_own_tests(cli, folder):
+    result = cli("check-catalog", AUTHORS / folder, "--catalogs", AUTHORS)
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines()[-1] == "12 passed"
+
+
+def test_the_variant_card_says_5_per_power_and_one_leader_in_five(cli, tmp_path):
+    text = card_text(cli, "srp-house", tmp_path, AUTHORS)
+    # the costing line, the force rule, its ruling and the reference rule all follow the variant
+    assert "5 per Power" in text and "4 per Power" not in text
+    assert "One model in five may be a leader." in text
+    assert "divided by 5, rounded down" in text and "4 models allow none, 5 to 9 allow one" in text
+    assert "ten" not in text.replace('"One in ten of your models can be designated as a leader"', "")
+    assert "Power 5 points per point minimum 1" in text
+    # the worked examples, computed from the formula: 6+4+15, 6+16+10, 9+32+50, 6+0+20
+    assert "(the T34 is 9+32+50 = 91)" in text
+    assert 'WW2 Officer (Leader) 6" 6" 3 25 WW2 Soldier 6" 24" 2 32 T34 Tank 9" 48" 10 91' in text
+    assert 'Medieval Knight 6" 0" 4 26' in text
+
+
+def test_the_base_card_still_gives_the_texts_own_numbers(cli, tmp_path):
+    text = card_text(cli, "speed-range-power", tmp_path)
+    # 003 lines 47-50: 22, 30, 81 and 22 points; line 35: one in ten; line 45: 4 per Power
+    assert 'WW2 Officer (Leader) 6" 6" 3 22 WW2 Soldier 6" 24" 2 30 T34 Tank 9" 48" 10 81' in text
+    assert 'Medieval Knight 6" 0" 4 22' in text and "(the T34 is 9+32+40 = 81)" in text
+    assert "One model in ten may be a leader." in text and "4 per Power" in text
+
+
+def _plain(value: Any) -> Any:
+    """A record as the plain YAML data it was read from."""
+    if dataclasses.is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def literal_copy(system_id: str, root: Path, new_id: str, extra: Path | None = None) -> Path:
+    """A copy of a rule set whose texts state every number as a figure, as catalogs did before placeholders."""
+    books = Catalogs([extra] if extra else [])
+    system = books.get(system_id)
+    folder = root / new_id
+    shutil.copytree(system.folder / "factions", folder / "factions")
+    data = _plain(system.definition)
+    data["id"] = new_id
+    (folder / "system.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    reference = _plain(load_reference(system))
+    (folder / "reference.yaml").write_text(yaml.safe_dump(reference, sort_keys=False), encoding="utf-8")
+    return root
+
+
+SRP_HOUSE = (AUTHORS / "srp-house" / "system.yaml").read_text(encoding="utf-8")
+
+
+def test_check_catalog_names_each_sentence_a_variant_keeps_with_a_changed_number(cli, tmp_path):
+    root = literal_copy("speed-range-power", tmp_path / "club", "srp-literal")
+    variant = root / "srp-house"
+    variant.mkdir()
+    (variant / "system.yaml").write_text(SRP_HOUSE.replace("extends: speed-range-power", "extends: srp-literal"))
+    result = cli("check-catalog", variant, "--catalogs", root, "--json")
+    assert result.exit_code == 1
+    stale = {(r["file"], r["name"]): r["got"] for r in json.loads(result.stdout)["results"] if not r["passed"]}
+    assert sorted(stale) == [
+        ("reference.yaml", "rules[leaders].text"),
+        ("reference.yaml", "tables[points].rows[2]"),
+        ("reference.yaml", "tables[worked-examples].rows[0]"),
+        ("reference.yaml", "tables[worked-examples].rows[1]"),
+        ("reference.yaml", "tables[worked-examples].rows[2]"),
+        ("reference.yaml", "tables[worked-examples].rows[3]"),
+        ("reference.yaml", "tables[worked-examples].summary"),
+        ("system.yaml", "constraints[leader-ratio].rule"),
+        ("system.yaml", "constraints[leader-ratio].title"),
+        ("system.yaml", "rulings[leader-ratio].text"),
+    ]
+    rule = stale[("system.yaml", "constraints[leader-ratio].rule")]
+    assert rule.startswith("still states 10 (leader-ratio.per, now 5): 'One model in ten may be a leader.'")
+    assert "writing {per} for 10" in rule and "srp-literal/system.yaml line " in rule
+    power = stale[("reference.yaml", "tables[points].rows[2]")]
+    assert power.startswith("still states 4 (cost.power.points, now 5): 'Power | 4 points per point | minimum 1'")
+    tank = stale[("reference.yaml", "tables[worked-examples].rows[2]")]
+    assert tank.startswith("still states 81 (the cost of T34 Tank, now 91)") and "{cost of T34 Tank}" in tank
+    knight = stale[("reference.yaml", "tables[worked-examples].rows[3]")]
+    assert knight.startswith("still states 22 (the cost of Medieval Knight, now 26)")
+    # The line printed under FAIL names the file and the sentence, as the text output reads.
+    text = cli("check-catalog", variant, "--catalogs", root).stdout
+    assert "  FAIL  system.yaml: rulings[leader-ratio].text\n" in text and text.endswith("0 passed, 10 failed\n")
+
+
+def test_the_variant_passes_once_its_texts_follow_their_numbers(cli, tmp_path):
+    root = literal_copy("speed-range-power", tmp_path / "club", "srp-literal")
+    variant = root / "srp-house"
+    variant.mkdir()
+    words = "    title: one leader in {per:words} models\n    rule: One model in {per:words} may be a leader.\n"
+    ours = SRP_HOUSE.replace("extends: speed-range-power", "extends: srp-literal").replace(
+        "    per: 5\n", "    per: 5\n" + words
+    ) + textwrap.dedent("""\
+        rulings:
+          - id: leader-ratio
+            text: Leaders are one in {leader-ratio.per:words}, rounded {leader-ratio.rounding}.
+        """)
+    (variant / "system.yaml").write_text(ours)
+    (variant / "reference.yaml").write_text(
+        textwrap.dedent("""\
+        tables:
+          - id: points
+            rows:
+              - [Speed, 1 point per 1", "multiples of 3, 0 allowed"]
+              - [Range, 2 points per 3", "multiples of 3, 0 = base contact"]
+              - [Power, "{cost.power.points} points per point", minimum 1]
+          - id: worked-examples
+            summary: Speed, plus 2 per 3" of Range, plus 5 per Power (the T34 is {sum of T34 Tank}).
+            rows:
+              - [WW2 Officer (Leader), 6", 6", "3", "{cost of WW2 Officer}"]
+              - [WW2 Soldier, 6", 24", "2", "{cost of WW2 Soldier}"]
+              - [T34 Tank, 9", 48", "10", "{cost of T34 Tank}"]
+              - [Medieval Knight, 6", 0", "4", "{cost of Medieval Knight}"]
+        rules:
+          - id: leaders
+            text: One model in five may be a leader.
+        """)
+    )
+    result = cli("check-catalog", variant, "--catalogs", root)
+    assert result.exit_code == 0, result.stdout
+    assert "  ok    system.yaml: no sentence kept from 'srp-literal' states a number this variant changed" in (
+        result.stdout
+    )
+
+
+GOBLINS = AUTHORS / "goblins"
+
+
+def test_a_variant_that_changes_only_the_wolf_count_says_so_in_its_rule(cli, tmp_path, write_list):
+    root = tmp_path / "club"
+    (root / "wolf-pack").mkdir(parents=True)
+    (root / "wolf-pack" / "system.yaml").write_text(
+        "extends: goblins\nid: wolf-pack\nname: Wolf pack\nconstraints:\n  - {id: max-wolves, count: 4}\n"
+    )
+    books = Catalogs([AUTHORS, root])
+    rule = next(c for c in books.get("wolf-pack").definition.constraints if c.id == "max-wolves")
+    assert (rule.title, rule.rule) == ("at most 4 wolves", "At most 4 wolves.")
+    five = write_list("system: wolf-pack\nname: Five\nunits:\n  - {unit: Wolf, count: 5}\n")
+    result = cli("validate", five, "--catalogs", AUTHORS, "--catalogs", root)
+    assert result.exit_code == 1 and "rule: At most 4 wolves." in result.stdout
+    assert load_reference(books.get("wolf-pack")).rules[0].text == "A band takes at most 4 wolves."
+
+
+def test_a_literal_goblins_base_fails_its_wolf_variant_at_each_stale_sentence(cli, tmp_path):
+    root = literal_copy("goblins", tmp_path / "club", "goblins-literal", extra=AUTHORS)
+    (root / "wolf-pack").mkdir()
+    (root / "wolf-pack" / "system.yaml").write_text(
+        "extends: goblins-literal\nid: wolf-pack\nname: Wolf pack\nconstraints:\n  - {id: max-wolves, count: 4}\n"
+    )
+    result = cli("check-catalog", root / "wolf-pack", "--catalogs", root, "--json")
+    failed = [(r["file"], r["name"]) for r in json.loads(result.stdout)["results"] if not r["passed"]]
+    assert result.exit_code == 1
+    assert failed == [
+        ("system.yaml", "constraints[max-wolves].rule"),
+        ("system.yaml", "constraints[max-wolves].title"),
+        ("reference.yaml", "rules[wolves].text"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "hint"),
+    [
+        ("At most {cout} wolves.", "unknown placeholder {cout}", "(did you mean 'count'?)"),
+        ("At most {max-wolfs.count} wolves.", "unknown placeholder {max-wolfs.count}", "'max-wolves.count'"),
+        ("Costs {cost of Wolff} points.", "no catalog unit 'Wolff' for the placeholder {cost of Wolff}", "'Wolf'"),
+    ],
+)
+def test_a_placeholder_that_names_nothing_is_located_with_a_did_you_mean(cli, tmp_path, text, message, hint):
+    game = tmp_path / "club" / "goblins"
+    shutil.copytree(GOBLINS, game)
+    source = (game / "system.yaml").read_text()
+    (game / "system.yaml").write_text(source.replace("rule: At most {count} wolves.", f"rule: {text}"))
+    result = cli("check-catalog", game)
+    assert result.exit_code == 2
+    line = 1 + source.splitlines().index("    rule: At most {count} wolves.")
+    assert f"line {line}, column 11: constraints[1].rule: {message}" in result.stderr
+    assert hint in result.stderr
+
+
+def test_braces_that_are_not_placeholders_read_as_written(catalogs):
+    weapons = catalogs.get("deathzap").definition.stats["weapons"].summary
+    assert "{weapon: Rifle, figures: 4}" in weapons
+
+
+def test_worked_examples_are_priced_by_the_same_formula_as_every_list(catalogs):
+    for system in catalogs.all():
+        scope = Scope(system.definition, system.units)
+        for unit in system.units.values():
+            assert sum(term_points(system.definition, unit)) == unit_cost(system, unit)
+            assert scope.lookup(f"cost of {unit.name}") == str(unit_cost(system, unit))
+
+
+def test_every_shipped_placeholder_is_filled(catalogs):
+    for system in catalogs.all():
+        d = system.definition
+        texts = [d.summary, *(c.rule for c in d.constraints), *(c.title for c in d.constraints)]
+        texts += [r.text for r in d.rulings]
+        ref = load_reference(system)
+        texts += [cell for t in ref.tables for row in t.rows for cell in row] + [t.summary for t in ref.tables]
+        texts += [r.text for r in ref.rules]
+        left = [t for t in texts if re.search(r"\{[a-z][a-z_.-]*(?::words)?\}|\{(?:cost|sum) of ", t)]
+        assert left == [], system.id
+
+
+def test_catalogs_shipped_with_placeholders_cite_the_lines_their_numbers_come_from():
+    # 003 line 35 "One in ten", lines 43-45 the formula; 004 line 48: 100 points, 16 fighters, 2 rare
+    srp = (CATALOGS / "speed-range-power" / "system.yaml").read_text()
+    assert "per: 10\n    rounding: down\n    source: line 35" in srp
+    assert "- {stat: power, points: 4, per: 1}" in srp and "source: lines 43-45" in srp
+    might = (CATALOGS / "might-skirmish" / "system.yaml").read_text()
+    assert "default_limit: 100\ndefault_limit_source: line 48" in might
+    assert "count: 16\n    source: line 48" in might
