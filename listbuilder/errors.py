@@ -140,7 +140,8 @@ class Action(Record):
 
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
-# out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit.
+# out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
+# a catalog folder of one's own.
 ACTIONS = (
     "catalog",
     "add",
@@ -153,6 +154,7 @@ ACTIONS = (
     "output",
     "price",
     "price-unit",
+    "catalogs",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 

@@ -23,7 +23,9 @@ def new_list_text(
     from listbuilder.share.editing import new_list
 
     system = catalogs.get(system_id)
-    return new_list(system, name, limit, revision=system.definition.revision, file_name=file_name)
+    # A rule set (or faction) of one's own is read only with its catalog folder named again.
+    own = [root for root in catalogs.roots[1:] if any(root in f.parents for f in system.files)]
+    return new_list(system, name, limit, revision=system.definition.revision, file_name=file_name, catalog_folders=own)
 
 
 def list_file_name(system: System, name: str | None) -> Path:

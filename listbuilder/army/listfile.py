@@ -23,7 +23,7 @@ from typing import Any
 
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.files.yamldoc import Document, load_yaml
-from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.catalog import Catalogs, OWN_RULE_SET, System
 from listbuilder.rules.formats import ArmyList, Entry
 from listbuilder.rules.listformat import (
     CATALOG_ENTRY_KEYS,
@@ -71,9 +71,8 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         if exc.file is not None:  # the rule set itself is broken: report that file
             raise
         hint = did_you_mean(system_id, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
-        raise doc.error(
-            "this list cannot be read", [doc.detail(("system",), f"unknown rule set '{system_id}'", hint)]
-        ) from None
+        unknown = doc.detail(("system",), f"unknown rule set '{system_id}'", hint)
+        raise doc.error("this list cannot be read", [unknown, OWN_RULE_SET]) from None
 
     limit_key = system.size_unit
     allowed = names(TOP_KEYS, limit_key)

@@ -71,10 +71,16 @@ class CatalogCheck(Record):
     __json__ = ("folder", "system", "passed", "failed", "results")
 
 
+def named(folder: Path) -> Path:
+    """``folder`` with a name: ``.`` or ``..`` (the rule set's folder, from inside it) made absolute."""
+    return folder.absolute().resolve() if folder.name in ("", ".", "..") else folder
+
+
 def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = True) -> Catalogs:
     """Catalogs in which ``folder`` is (or adds to) the rule set of its name, beside everything else.
 
     ``cache`` off: for a folder that lives only for one command, whose cache entry would never be read."""
+    folder = named(folder)
     if not folder.is_dir():
         what = "this is a file, not a folder" if folder.exists() else "no such folder"
         raise InputError(what, file=folder, details=[ErrorDetail(message="name a rule set's folder")])
@@ -114,7 +120,7 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
     from listbuilder.rules.reference import load_reference
 
     books = catalogs_for(folder, extra_roots)
-    system = books.get(folder.name)
+    system = books.get(named(folder).name)
     load_reference(system)
     if system.layer_files("odds.yaml"):
         load_odds(system)
@@ -243,7 +249,7 @@ def _run_cost(item: Any, i: int, doc: Document, rel: str, system: System) -> Cas
     label = str(item.get("unit") or item.get("name") or where)
     if isinstance(cost, bool) or not isinstance(cost, int):
         return result(label, False, "", f"'cost' must be a whole number, found {describe_value(cost)}")
-    expected = f"{cost:,} {system.size_unit}"
+    expected = f"{cost:,} {system.measure.of(cost)}"
     if "unit" in item:
         extra = [k for k in item if k not in COST_KEYS]
         if extra:
@@ -259,4 +265,4 @@ def _run_cost(item: Any, i: int, doc: Document, rel: str, system: System) -> Cas
         unit = found
     got = unit_cost(system, unit)
     source = f" [{item['source']}]" if item.get("source") else ""
-    return result(unit.name + source, got == cost, expected, f"{got:,} {system.size_unit}")
+    return result(unit.name + source, got == cost, expected, f"{got:,} {system.measure.of(got)}")

@@ -293,6 +293,7 @@ _COMMANDS = {
     "embed": "'listbuilder export FILE --format yaml --embed'",
     "fill-to": "give it with --to, e.g. --to 100",
     "output": "choose the file with -o, e.g. -o my-list.yaml",
+    "catalogs": "or give that folder to the command: --catalogs DIR",
 }
 
 

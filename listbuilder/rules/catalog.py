@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.collector import few_collections
-from listbuilder.errors import CatalogError, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, CatalogError, ErrorDetail, InputError, did_you_mean
 from listbuilder.files.yamldoc import Document
 from listbuilder.rules import cache
 from listbuilder.rules.checks import check_system
@@ -35,6 +35,11 @@ from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fiel
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
 FACTIONS_DIR = "factions"
+# Said wherever a rule set id is unknown: one of your own is found only through its catalog folder.
+OWN_RULE_SET = ErrorDetail(
+    message=f"a rule set of your own is found through the catalog folder that holds its folder, named in {ENV_VAR}",
+    action=Action(kind="catalogs"),
+)
 
 
 # The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py);
@@ -139,7 +144,7 @@ class Catalogs:
         folders = self.folders.get(system_id)
         if not folders:
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
-            raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint)])
+            raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint), OWN_RULE_SET])
         caching = self.cache and cache.cache_dir() is not None
         key = cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
         system = cache.lookup(key, "system", System)

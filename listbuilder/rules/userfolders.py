@@ -46,6 +46,20 @@ def check_user_root(root: Path) -> None:
     """Raise ``CatalogError`` for the first thing in ``root`` the loader would skip without a word."""
     if problem := _unreadable(root):
         raise problem
+    held = [name for name in (SYSTEM_FILE, FACTIONS_DIR) if (root / name).exists()]
+    if held:
+        what = "a rule set's folder" if SYSTEM_FILE in held else "a folder of factions for one rule set"
+        parent = root.absolute().parent
+        raise CatalogError(
+            f"this is {what} (it holds {held[0]}), not a catalog folder of rule sets",
+            file=root,
+            details=[
+                ErrorDetail(
+                    message=f"name the folder that holds it instead: {parent}",
+                    hint=f"a catalog folder holds one folder per rule set, as {parent} holds {root.absolute().name}/",
+                )
+            ],
+        )
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not _hidden(p)):
         if problem := _unreadable(folder):
             raise problem

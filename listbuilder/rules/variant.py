@@ -219,6 +219,33 @@ def layered(paths: Sequence[Path], what: str, base: str) -> Document:
 Origins = dict[Location, tuple[Location, bool]]
 
 
+# What one item of a list of kinded items is called in a message ('no rule ... in the base').
+ITEM_WORDS = {"constraints": "rule", "mechanics": "mechanic"}
+
+
+def new_without_kind(base: Any, over: Any, where: Location, doc: Document, errors: list[ErrorDetail]) -> None:
+    """A variant's item with an id the base lacks, in a list whose items each have a ``kind``, and
+    no ``kind`` of its own: most likely a misspelt id (``leader-ration``), not a new item."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        for key, value in over.items():
+            if key in base:
+                new_without_kind(base[key], value, (*where, key), doc, errors)
+        return
+    if not (isinstance(base, list) and isinstance(over, list)) or not base:
+        return
+    key = keyed_by(base, over)
+    if key is None or not all("kind" in item for item in base):
+        return
+    ids = [str(item[key]) for item in base]
+    word = ITEM_WORDS.get(str(where[-1]) if where else "", "item")
+    for j, item in enumerate(over):
+        if str(item[key]) not in ids and "kind" not in item:
+            near = did_you_mean(str(item[key]), ids)
+            known = f" ({near})" if near else f" (the base has: {', '.join(ids)})"
+            message = f"no {word} '{item[key]}' in the base{known}; a new {word} needs 'kind:'"
+            errors.append(doc.detail((*where, j, key), message))
+
+
 def _lay(data: dict[str, Any], doc: Document, base: str) -> tuple[dict[str, Any], Origins]:
     over = dict(doc.data)
     errors: list[ErrorDetail] = []
@@ -226,6 +253,9 @@ def _lay(data: dict[str, Any], doc: Document, base: str) -> tuple[dict[str, Any]
         data = remove(data, over.pop(REMOVE), doc, (REMOVE,), errors)
     if errors:
         raise doc.error(f"this variant of '{base}' removes what its base does not have", errors, CatalogError)
+    new_without_kind(data, over, (), doc, errors)
+    if errors:
+        raise doc.error(f"this variant of '{base}' has errors", errors, CatalogError)
     origin: Origins = {}
     merged = merge(data, over, (), (), origin)
     return merged, origin
