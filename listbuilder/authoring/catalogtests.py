@@ -22,10 +22,13 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report, build_report
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError, did_you_mean
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs, System
+from listbuilder.rules.forcerules import StatRange, UnitSize
+from listbuilder.rules.formats import LinearCost
+from listbuilder.rules.reference import REFERENCE_FILE
 from listbuilder.rules.schema import describe_value
 from listbuilder.rules.variant import scan_extends
 
@@ -55,6 +58,7 @@ class CatalogCheck(Record):
     system: str
     system_name: str
     results: tuple[CaseResult, ...]
+    warnings: tuple[str, ...] = ()  # what loads but is likely a mistake: they do not fail the check
 
     @property
     def passed(self) -> int:
@@ -68,7 +72,7 @@ class CatalogCheck(Record):
     def ok(self) -> bool:
         return self.failed == 0
 
-    __json__ = ("folder", "system", "passed", "failed", "results")
+    __json__ = ("folder", "system", "passed", "failed", "warnings", "results")
 
 
 def named(folder: Path) -> Path:
@@ -135,8 +139,36 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
     if system.base is not None:
         results += _run_texts(books.get(system.base), system)
     return CatalogCheck(
-        folder=str(folder), system=system.id, system_name=system.definition.name, results=tuple(results)
+        folder=str(folder),
+        system=system.id,
+        system_name=system.definition.name,
+        results=tuple(results),
+        warnings=tuple(catalog_warnings(system)),
     )
+
+
+def catalog_warnings(system: System) -> list[str]:
+    """What loads but is most likely a mistake: a number stat with no least value, no reference file."""
+    d = system.definition
+    out = []
+    floors = {c.stat for c in d.constraints if isinstance(c, StatRange) and c.minimum is not None}
+    floors |= {d.figures_stat for c in d.constraints if isinstance(c, UnitSize) and c.severity == "error"}
+    terms = {t.stat: t for t in d.cost.terms} if isinstance(d.cost, LinearCost) else {}
+    for key, stat in d.stats.items():
+        if stat.kind != "number" or key in floors:
+            continue
+        term = terms.get(key)
+        priced = f" costs {-3 // term.per * term.points:,} {d.measure.plural} and" if term else ""
+        out.append(
+            f"the number stat '{key}' ({stat.label}) has no minimum: a statline with {stat.label} -3{priced} "
+            f"is legal; add a stat_range rule with 'minimum' for '{key}'"
+        )
+    if not system.layer_files(REFERENCE_FILE):
+        out.append(
+            f"no {REFERENCE_FILE}: reference sheets and the rules card print no tables or special rules "
+            "(a sheet says so)"
+        )
+    return out
 
 
 def _run_texts(base: System, variant: System) -> list[CaseResult]:
@@ -221,18 +253,50 @@ def _run_list(path: Path, folder: Path, kind: Kind, books: Catalogs, system: Sys
 
 
 def _run_costs(path: Path, folder: Path, system: System) -> list[CaseResult]:
+    """Each entry of ``tests/costs.yaml`` as a test; a file that is not a list of such entries is
+    a broken file (``CatalogError``, exit 2), not a failing test."""
     rel = _relative(path, folder)
-    try:
-        doc = load_yaml(path, "costs file")
-    except ListbuilderError as exc:
-        return [CaseResult(kind="cost", file=rel, name="costs", passed=False, expected="", got=exc.render())]
+    doc = load_yaml(path, "costs file")
     if not isinstance(doc.data, list):
         found = describe_value(doc.data)
-        got = f"a costs file is a list of entries, each a unit or statline and its 'cost'; found {found}"
-        return [CaseResult(kind="cost", file=rel, name="costs", passed=False, expected="", got=got)]
+        raise doc.error(
+            "this costs file is not a list of costed units",
+            [doc.detail((), f"expected a list of entries, each a unit or statline and its 'cost'; found {found}")],
+            CatalogError,
+        )
+    errors = [e for i, item in enumerate(doc.data) for e in _cost_entry_errors(item, i, doc, system)]
+    if errors:
+        raise doc.error("this costs file has errors", errors, CatalogError)
+    return [_run_cost(item, i, doc, rel, system) for i, item in enumerate(doc.data)]
+
+
+def _cost_entry_errors(item: Any, i: int, doc: Document, system: System) -> list[ErrorDetail]:
+    """What makes an entry of a costs file unreadable: its shape, its keys, its 'cost'."""
+    if not isinstance(item, dict):
+        found = describe_value(item)
+        return [
+            doc.detail((i,), f"expected a unit or statline with its 'cost', found {found}", "e.g. {unit: X, cost: 10}")
+        ]
     out = []
-    for i, item in enumerate(doc.data):
-        out.append(_run_cost(item, i, doc, rel, system))
+    cost = item.get("cost")
+    if isinstance(cost, bool) or not isinstance(cost, int):
+        message = (
+            "the key 'cost' is missing"
+            if "cost" not in item
+            else f"'cost' must be a whole number, found {describe_value(cost)}"
+        )
+        out.append(doc.detail((i, "cost") if "cost" in item else (i,), message, "the cost this unit must have"))
+    allowed = COST_KEYS if "unit" in item else ("cost", "source", *system.unit_keys)
+    keys = list(item)
+    for j, key in enumerate(keys):
+        if key in allowed:
+            continue
+        hint = did_you_mean(str(key), allowed) or f"the keys here: {', '.join(allowed)}"
+        before = item.get(keys[j - 1]) if j else None
+        if item[key] is None and isinstance(before, str):
+            # '{source: house rule, 5 per Power}': in braces, a comma ends the value and starts a key.
+            hint = f'in {{...}} a comma ends a value: write "{before}, {key}" in quotes'
+        out.append(doc.detail((i, key), f"unknown key '{key}'", hint, key=True))
     return out
 
 
@@ -243,17 +307,10 @@ def _run_cost(item: Any, i: int, doc: Document, rel: str, system: System) -> Cas
     def result(name: str, passed: bool, expected: str, got: str) -> CaseResult:
         return CaseResult(kind="cost", file=f"{rel}:{line}", name=name, passed=passed, expected=expected, got=got)
 
-    if not isinstance(item, dict):
-        return result(where, False, "", f"expected a unit or statline with its 'cost', found {describe_value(item)}")
-    cost = item.get("cost")
+    cost = int(item["cost"])  # its shape is checked first (_cost_entry_errors)
     label = str(item.get("unit") or item.get("name") or where)
-    if isinstance(cost, bool) or not isinstance(cost, int):
-        return result(label, False, "", f"'cost' must be a whole number, found {describe_value(cost)}")
     expected = f"{cost:,} {system.measure.of(cost)}"
     if "unit" in item:
-        extra = [k for k in item if k not in COST_KEYS]
-        if extra:
-            return result(label, False, expected, f"a catalog unit's entry has only unit, cost, source; not {extra[0]}")
         unit = system.find_unit(str(item["unit"]))
         if unit is None:
             return result(label, False, expected, f"no unit '{item['unit']}' in the {system.id} catalogs")

@@ -203,6 +203,7 @@ def doctor(answer: DoctorAnswer) -> str:
 def catalog_check(check: CatalogCheck) -> str:
     """A catalog's test run, read like one: a line per test, each failure's details, the tally."""
     lines = [f"{check.folder}: {check.system_name} ({check.system}), catalog files load"]
+    lines += [f"  warning  {w}" for w in check.warnings]
     for r in check.results:
         what = f"{r.file}: {r.name}" if r.kind == "cost" or r.name != Path(r.file).stem else r.file
         if r.passed:

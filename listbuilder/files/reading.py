@@ -13,7 +13,7 @@ import errno
 import os
 from pathlib import Path
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a list or catalog file; no real one is anywhere near it
 _CHUNK = 1024 * 1024
@@ -80,13 +80,27 @@ def _a(what: str) -> str:
     return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
 
 
+def _near(path: Path) -> str | None:
+    """'did you mean' a file beside a missing one: 'zombie-raiders.yaml' for 'zombie-raiders.yml'."""
+    from itertools import islice  # only when a file is missing
+
+    try:
+        with os.scandir(path.parent) as entries:  # a bounded look: a huge folder is not read whole
+            names = [e.name for e in islice(entries, 5000) if not e.name.startswith(".")]
+    except OSError:
+        return None
+    return did_you_mean(path.name, names)
+
+
 def read_text(path: Path, what: str = "file") -> str:
     """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
     try:
         if not path.exists():
             if path.is_symlink():  # exists() follows links: a dangling one or a loop lands here
                 _broken_link(path, what)
-            raise InputError(f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling")])
+            raise InputError(
+                f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling", hint=_near(path))]
+            )
         if path.is_dir():
             raise InputError(f"this is a folder, not {_a(what)}", file=path)
         if not path.is_file():

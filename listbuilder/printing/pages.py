@@ -16,6 +16,7 @@ from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import CardLine
 from listbuilder.rules.formats import Noun, Unit
 from listbuilder.rules.reference import (
+    REFERENCE_FILE,
     ReferenceFile,
     SpecialRule,
     Table,
@@ -197,6 +198,7 @@ class ReferenceSheet(Record):
     columns: Columns
     system_id: str = ""
     matchups: tuple[Any, ...] = ()  # odds matrices against an opponent (render --vs), as plain data
+    note: str = ""  # why the sheet is empty, when it is: never a blank page without a word
 
 
 @record
@@ -311,6 +313,14 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
         if glossary:
             blocks.append(Block(kind="glossary", item=glossary, weight=1 + sum(_lines(g.summary) for g in glossary)))
         names = " and ".join(dict.fromkeys(r.army.name for r in group))
+        note = ""
+        if not system.layer_files(REFERENCE_FILE):
+            note = (
+                f"{system.definition.name} has no reference tables or special rules to print: its catalog "
+                f"folder has no {REFERENCE_FILE}."
+            )
+        elif not blocks:
+            note = f"None of the tables and special rules of {system.definition.name} apply to these units."
         sheets.append(
             ReferenceSheet(
                 title=cut(f"Reference: {names}", TITLE_CHARS),
@@ -320,6 +330,7 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
                 glossary=glossary,
                 columns=balance(blocks),
                 system_id=system.id,
+                note=note,
             )
         )
     return sheets

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail
+from listbuilder.errors import CatalogError, ErrorDetail, did_you_mean
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
@@ -198,9 +198,11 @@ def _check(ref: ReferenceFile, system: System, d: Document) -> list[ErrorDetail]
         if stat is None or stat.kind == "number":
             errors.append(d.detail((*path, "stat"), f"'{uses.stat}' is not a choice stat of {system.id}"))
             return
-        names = {c.name for c in stat.choices}
+        names = [c.name for c in stat.choices]
         errors.extend(
-            d.detail((*path, "any_of"), f"'{v}' is not a value of '{uses.stat}'") for v in uses.any_of if v not in names
+            d.detail((*path, "any_of"), f"'{v}' is not a value of '{uses.stat}'", did_you_mean(v, names))
+            for v in uses.any_of
+            if v not in names
         )
 
     for i, table in enumerate(ref.tables):

@@ -196,16 +196,55 @@ def explain(exc: ValidationError, cls: type, document: Document, base: Location 
     """Turn pydantic-core's errors into messages a player can act on."""
     details: list[ErrorDetail] = []
     seen: set[Location] = set()
+    data = _node(document.data, base)
     for err in exc.errors(include_url=False):
-        loc = tuple(p for p in err["loc"] if not _is_branch_tag(p))
+        loc = _untagged(data, tuple(p for p in err["loc"] if not _is_branch_tag(p)))
         path = (*base, *loc)
         if path in seen:  # a union reports each branch; one message per place is enough
             continue
         seen.add(path)
-        message, hint = _describe(err, cls, loc)
+        message, hint = _describe(err, cls, loc, data)
         at_key = err["type"] in ("extra_forbidden", "unexpected_keyword_argument")
         details.append(document.detail(path, message, hint, key=at_key))
     return details
+
+
+def _node(data: Any, loc: Location) -> Any:
+    for part in loc:
+        if (isinstance(data, dict) and part in data) or (
+            isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        ):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _untagged(data: Any, loc: Location) -> Location:
+    """``loc`` without the kind that pydantic-core names a tagged item by ('at_most'): no file has it."""
+    node, out = data, []
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and part not in node and part == node.get("kind"):
+            continue
+        out.append(part)
+        if (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        ):
+            node = node[part]
+        else:
+            return (*out, *loc[i + 1 :])
+    return tuple(out)
+
+
+def _kinds(tp: Any) -> dict[str, type]:
+    """For a union of records told apart by ``kind``: each kind and its record."""
+    out: dict[str, type] = {}
+    if get_origin(tp) in (Union, types.UnionType):
+        for a in get_args(tp):
+            if dataclasses.is_dataclass(a) and isinstance(a, type):
+                kind = next((_field_type(a, f) for f in dataclasses.fields(a) if f.name == "kind"), None)
+                out.update({str(v): a for v in get_args(kind)} if kind is not None else {})
+    return out
 
 
 def _is_branch_tag(part: Any) -> bool:
@@ -213,13 +252,29 @@ def _is_branch_tag(part: Any) -> bool:
     return isinstance(part, str) and ((part.endswith("]") and "[" in part) or part in {"int", "str", "bool"})
 
 
-def _allowed_keys(cls: type, loc: Location) -> list[str]:
-    """The keys allowed in the mapping at ``loc`` within ``cls``, following the annotations."""
+def _type_at(cls: type, loc: Location, data: Any = None) -> Any:
+    """The annotation at ``loc`` within ``cls``, a union's branch picked by the data's ``kind``."""
     tp: Any = cls
-    for part in loc[:-1]:
+    node = data
+    for part in loc:
+        tp = _branch(tp, node)
         tp = _step(tp, part)
+        node = _node(node, (part,))
         if tp is None:
-            return []
+            return None
+    return _branch(tp, node)
+
+
+def _branch(tp: Any, node: Any) -> Any:
+    kinds = _kinds(tp)
+    if kinds and isinstance(node, dict) and str(node.get("kind")) in kinds:
+        return kinds[str(node.get("kind"))]
+    return tp
+
+
+def _allowed_keys(cls: type, loc: Location, data: Any = None) -> list[str]:
+    """The keys allowed in the mapping at ``loc`` within ``cls``, following the annotations."""
+    tp = _type_at(cls, loc[:-1], data)
     if dataclasses.is_dataclass(tp):
         return [f.name for f in dataclasses.fields(tp)]
     return []
@@ -261,15 +316,16 @@ def describe_value(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def _describe(err: Any, cls: type, loc: Location) -> tuple[str, str | None]:
+def _describe(err: Any, cls: type, loc: Location, data: Any = None) -> tuple[str, str | None]:
     kind = err["type"]
     found = err.get("input")
     key = loc[-1] if loc else None
     if kind in ("missing", "missing_keyword_argument"):
-        what = field_doc(_step_parent(cls, loc), str(key)) if loc else ""
+        parent = _type_at(cls, loc[:-1], data) if loc else None
+        what = field_doc(parent, str(key)) if dataclasses.is_dataclass(parent) and isinstance(parent, type) else ""
         return f"the key '{key}' is missing", (f"add '{key}': {what}" if what else f"add '{key}'")
     if kind in ("extra_forbidden", "unexpected_keyword_argument"):
-        allowed = _allowed_keys(cls, loc)
+        allowed = _allowed_keys(cls, loc, data)
         hint = did_you_mean(str(key), allowed) if allowed else None
         if not hint and allowed:
             hint = "allowed keys: " + ", ".join(allowed)
@@ -280,7 +336,12 @@ def _describe(err: Any, cls: type, loc: Location) -> tuple[str, str | None]:
         hint = did_you_mean(str(found), options) if isinstance(found, str) else None
         return f"expected {one_of(options)}, found {describe_value(found)}", hint
     if kind == "unknown_kind" or kind == "union_tag_invalid":
-        return f"unknown kind {describe_value(found.get('kind') if isinstance(found, dict) else found)}", None
+        given = found.get("kind") if isinstance(found, dict) else found
+        kinds = list(_kinds(_type_at(cls, loc)))
+        hint = (did_you_mean(str(given), kinds) if isinstance(given, str) else None) or (
+            f"the kinds: {', '.join(kinds)}" if kinds else None
+        )
+        return f"unknown kind {describe_value(given)}", hint
     if kind == "union_tag_not_found":
         return "the key 'kind' is missing", "add 'kind'"
     for type_name, wording in TYPE_NAMES.items():
@@ -296,10 +357,3 @@ def _describe(err: Any, cls: type, loc: Location) -> tuple[str, str | None]:
     if kind in ("dataclass_type", "dataclass_exact_type", "model_type", "model_attributes_type"):
         return f"expected a mapping of keys to values, found {describe_value(found)}", None
     return err["msg"], None
-
-
-def _step_parent(cls: type, loc: Location) -> type:
-    tp: Any = cls
-    for part in loc[:-1]:
-        tp = _step(tp, part)
-    return tp if dataclasses.is_dataclass(tp) else cls
