@@ -255,3 +255,157 @@ def test_catalogs_shipped_with_placeholders_cite_the_lines_their_numbers_come_fr
     might = (CATALOGS / "might-skirmish" / "system.yaml").read_text()
     assert "default_limit: 100\ndefault_limit_source: line 48" in might
     assert "count: 16\n    source: line 48" in might
+
+
+# --- the ten things that failed the author (issue 22, 1-10) -----------------------------------
+
+
+def author_copy(tmp_path: Path, name: str = "goblins") -> Path:
+    """A copy of the author's catalog root, to break one thing in."""
+    root = tmp_path / "club"
+    shutil.copytree(AUTHORS, root, ignore=shutil.ignore_patterns("README.md"))
+    return root
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_2_a_misspelt_rule_id_in_a_variant_is_named_with_the_rule_it_meant(cli, tmp_path):
+    root = author_copy(tmp_path)
+    edit(root / "srp-house" / "system.yaml", "  - id: leader-ratio\n", "  - id: leader-ration\n")
+    result = cli("check-catalog", root / "srp-house", "--catalogs", root)
+    assert result.exit_code == 2
+    line = 1 + (root / "srp-house" / "system.yaml").read_text().splitlines().index("  - id: leader-ration")
+    assert (
+        f"line {line}, column 9: constraints[0].id: no rule 'leader-ration' in the base (did you mean "
+        "'leader-ratio'?); a new rule needs 'kind:'"
+    ) in result.stderr
+    assert "unknown kind" not in result.stderr
+
+
+def test_3_check_catalog_dot_inside_the_rule_sets_folder(cli, tmp_path, monkeypatch):
+    root = author_copy(tmp_path)
+    monkeypatch.chdir(root / "goblins")
+    result = cli("check-catalog", ".")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(".: Goblins (goblins), catalog files load") and "12 passed" in result.stdout
+    monkeypatch.chdir(root / "goblins" / "tests")
+    assert cli("check-catalog", "..").exit_code == 0
+
+
+def test_4_a_list_of_ones_own_rule_set_is_told_how_to_name_its_folder(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    made = cli("new", "srp-house", "--name", "House platoon", "--catalogs", AUTHORS)
+    assert made.exit_code == 0, made.stderr
+    header = (tmp_path / "house-platoon.yaml").read_text().splitlines()
+    assert f"#   check it: listbuilder validate house-platoon.yaml --catalogs {AUTHORS}" in header
+    assert f"#   units:    listbuilder catalog srp-house --catalogs {AUTHORS}" in header
+    result = cli("validate", "house-platoon.yaml")
+    assert result.exit_code == 2
+    assert "unknown rule set 'srp-house'" in result.stderr
+    assert "named in LISTBUILDER_CATALOGS" in result.stderr and "--catalogs DIR" in result.stderr
+    # the command its header gives works as written
+    assert cli("validate", "house-platoon.yaml", "--catalogs", AUTHORS).exit_code == 1  # no models yet
+
+
+def test_4_a_shipped_rule_set_gives_no_catalogs_in_its_header(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("new", "might-skirmish", "--name", "Zombies", "--catalogs", AUTHORS).exit_code == 0
+    assert "--catalogs" not in (tmp_path / "zombies.yaml").read_text()
+
+
+def test_5_catalogs_given_a_rule_set_folder_names_its_parent(cli):
+    result = cli("systems", "--catalogs", AUTHORS / "srp-house")
+    assert result.exit_code == 2
+    assert "this is a rule set's folder (it holds system.yaml), not a catalog folder of rule sets" in result.stderr
+    assert f"name the folder that holds it instead: {AUTHORS}" in result.stderr
+
+
+def test_7_a_number_stat_with_no_minimum_is_warned_about(cli, tmp_path):
+    root = author_copy(tmp_path)
+    game = root / "goblins"
+    text = (game / "system.yaml").read_text()
+    start = text.index("  - kind: stat_range\n    id: fight-minimum")
+    (game / "system.yaml").write_text(text[:start] + text[text.index("  - kind: stat_range\n    id: shoot-minimum") :])
+    (game / "tests" / "illegal" / "fight-zero.yaml").unlink()
+    result = cli("check-catalog", game, "--json")
+    assert result.exit_code == 0  # a warning, not a failure
+    assert json.loads(result.stdout)["warnings"] == [
+        "the number stat 'fight' (Fight) has no minimum: a statline with Fight -3 costs -6 points and is legal; "
+        "add a stat_range rule with 'minimum' for 'fight'"
+    ]
+    text_out = cli("check-catalog", game).stdout
+    assert text_out.splitlines()[1].startswith("  warning  the number stat 'fight' (Fight) has no minimum")
+    # and the author's point, from the command line: Fight -3 prices at -6 and is legal
+    assert (
+        "legal statline"
+        in cli("cost", "goblins", "--kind", "Goblin", "--fight", "-3", "--shoot", "0", "--catalogs", root).stdout
+    )
+
+
+def test_7_every_shipped_number_stat_has_a_minimum(cli):
+    for folder in sorted(p for p in CATALOGS.iterdir() if (p / "system.yaml").is_file()):
+        assert json.loads(cli("check-catalog", folder, "--json").stdout)["warnings"] == [], folder.name
+
+
+def test_8_a_rule_set_without_reference_yaml_says_so_on_its_sheet(cli, tmp_path, write_list):
+    root = author_copy(tmp_path)
+    (root / "goblins" / "reference.yaml").unlink()
+    band = write_list("system: goblins\nname: Band\nunits:\n  - {unit: Goblin, count: 3}\n")
+    out = tmp_path / "band.html"
+    assert cli("render", band, "--catalogs", root, "-o", out).exit_code == 0
+    sheet = out.read_text(encoding="utf-8").split('class="sheet reference"')[1]
+    assert "Goblins has no reference tables or special rules to print: its catalog folder has no reference.yaml." in (
+        sheet
+    )
+    warnings = json.loads(cli("check-catalog", root / "goblins", "--json").stdout)["warnings"]
+    assert warnings == [
+        "no reference.yaml: reference sheets and the rules card print no tables or special rules (a sheet says so)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "  - kind: at_most\n",
+            "  - kind: at_mots\n",
+            "constraints[1]: unknown kind 'at_mots' (did you mean 'at_most'?)",
+        ),
+        ("  - kind: at_most\n", "  - kind: wolves\n", "unknown kind 'wolves' (the kinds: limit, at_most, at_least, "),
+        ("    per: 5\n", "    pr: 5\n", "constraints[2].pr: unknown key 'pr' (did you mean 'per'?)"),
+        ("    per: 5\n", "", "constraints[2].per: the key 'per' is missing (add 'per': how many models earn one more)"),
+        (
+            "any_of: [Wolf]",
+            "any_of: [Wolff]",
+            "groups.wolves.any_of: 'Wolff' is not a value of 'kind' (did you mean 'Wolf'?)",
+        ),
+    ],
+)
+def test_9_did_you_mean_for_kinds_nested_keys_and_a_groups_values(cli, tmp_path, old, new, expected):
+    root = author_copy(tmp_path)
+    edit(root / "goblins" / "system.yaml", old, new)
+    result = cli("check-catalog", root / "goblins")
+    assert result.exit_code == 2 and expected in result.stderr, result.stderr
+    assert ".at_most_per." not in result.stderr  # the kind is not a key of the file
+
+
+def test_9_did_you_mean_for_a_missing_list_file(cli, tmp_path, write_list):
+    write_list("system: might-skirmish\nname: Raiders\nunits: []\n", name="zombie-raiders.yaml")
+    result = cli("validate", tmp_path / "zombie-raiders.yml")
+    assert result.exit_code == 2
+    assert "no such list file" in result.stderr and "did you mean 'zombie-raiders.yaml'?" in result.stderr
+
+
+def test_10_an_unquoted_comma_in_costs_yaml_is_a_broken_file(cli, tmp_path):
+    root = author_copy(tmp_path)
+    costs = root / "srp-house" / "tests" / "costs.yaml"
+    costs.write_text("- {unit: WW2 Officer, cost: 25, source: house rule, 5 per Power}\n")
+    result = cli("check-catalog", root / "srp-house", "--catalogs", root)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"{costs}: this costs file has errors" in result.stderr
+    assert "line 1, column 53: [0].5 per Power: unknown key '5 per Power'" in result.stderr
+    assert 'in {...} a comma ends a value: write "house rule, 5 per Power" in quotes' in result.stderr
