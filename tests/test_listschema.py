@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from listbuilder.army.listfile import parse_list
+from listbuilder.authoring.schemas import FILES as CATALOG_FILES
 from listbuilder.errors import InputError, OutputError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.catalog import Catalogs
@@ -65,7 +66,8 @@ REGENERATE = (
 
 
 def test_the_shipped_schema_files_are_what_the_catalogs_produce_now():
-    names = sorted(p.name for p in SCHEMAS.glob("*.json"))
+    # beside them, the catalog files' own schemas (tests/test_catalog_schemas.py keeps those current)
+    names = sorted(p.name for p in SCHEMAS.glob("*.json") if p.name.split(".")[0] not in CATALOG_FILES)
     expected = sorted(f"{i}.schema.json" for i in SHIPPED.ids())
     assert names == expected, f"schemas/ differs from the rule sets: {REGENERATE}"
     for system_id in SHIPPED.ids():

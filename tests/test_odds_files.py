@@ -229,7 +229,13 @@ BROKEN = [
         "name the result 'saved'",
         "add 'saved:' under 'results'",
     ),
-    ("kind: banded_save", "kind: banded_saves", "id: plating", "unknown kind 'banded_saves'", None),
+    (
+        "kind: banded_save",
+        "kind: banded_saves",
+        "id: plating",
+        "unknown kind 'banded_saves'",
+        "did you mean 'banded_save'?",
+    ),
     ("matchup: duel", "matchup: dual", "matchup: dual", "no mechanic 'dual'", "did you mean 'duel'?"),
     ("save_on: 3", "save_on: 9", "save_on: 9", "each band needs 'save_on' from 1 to 8", None),
     (
