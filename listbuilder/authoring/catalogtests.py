@@ -25,11 +25,12 @@ from listbuilder.army.report import Report, build_report
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError, did_you_mean
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
-from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs, System
+from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs
 from listbuilder.rules.forcerules import StatRange, UnitSize
 from listbuilder.rules.formats import LinearCost
 from listbuilder.rules.reference import REFERENCE_FILE
 from listbuilder.rules.schema import describe_value
+from listbuilder.rules.system import System
 from listbuilder.rules.variant import scan_extends
 
 TESTS_DIR = "tests"
@@ -130,9 +131,10 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
         load_odds(system)
     tests = folder / TESTS_DIR
     results: list[CaseResult] = []
-    for kind in ("legal", "illegal"):
+    kinds: tuple[Kind, ...] = ("legal", "illegal")
+    for kind in kinds:
         for path in sorted((tests / kind).glob("*.yaml")):
-            results.append(_run_list(path, folder, kind, books, system))  # type: ignore[arg-type]
+            results.append(_run_list(path, folder, kind, books, system))
     costs = tests / "costs.yaml"
     if costs.is_file():
         results += _run_costs(costs, folder, system)
@@ -152,7 +154,10 @@ def catalog_warnings(system: System) -> list[str]:
     d = system.definition
     out = []
     floors = {c.stat for c in d.constraints if isinstance(c, StatRange) and c.minimum is not None}
-    floors |= {d.figures_stat for c in d.constraints if isinstance(c, UnitSize) and c.severity == "error"}
+    if d.figures_stat and any(
+        isinstance(c, UnitSize) and c.severity == "error" and c.minimum is not None for c in d.constraints
+    ):
+        floors.add(d.figures_stat)
     terms = {t.stat: t for t in d.cost.terms} if isinstance(d.cost, LinearCost) else {}
     for key, stat in d.stats.items():
         if stat.kind != "number" or key in floors:

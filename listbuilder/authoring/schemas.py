@@ -97,7 +97,7 @@ class _Builder:
     def _union(self, tp: Any, partial: bool) -> dict[str, Any]:
         args = [a for a in get_args(tp) if a is not type(None)]
         nullable = len(args) != len(get_args(tp))
-        records = [a for a in args if dataclasses.is_dataclass(a)]
+        records: list[type] = [a for a in args if dataclasses.is_dataclass(a) and isinstance(a, type)]
         if len(args) > 1 and records and len(records) == len(args) and all(_kind(a) for a in records):
             inner = self._kinds(records, partial)
         elif len(args) == 1:
@@ -136,6 +136,7 @@ class _Builder:
         for f in dataclasses.fields(cls):
             if not f.init:
                 continue
+            prop: dict[str, Any]
             if cls is FactionFile and f.name == "units":
                 prop = {"type": "array", "items": _unit_schema()}
             else:
