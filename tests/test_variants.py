@@ -247,11 +247,11 @@ def test_a_variant_changes_one_cost_term_and_a_stat(tmp_path):
     assert unit_cost(system, system.find_unit("T34 Tank")) == 97
 
 
-def test_the_readmes_variant_example_loads_as_it_says(tmp_path):
+def test_the_docs_variant_example_loads_as_it_says(tmp_path):
     import re
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```yaml\n# my-catalogs/house-skirmish/system.yaml\n(.*?)```", readme, re.S)
+    page = (Path(__file__).parent.parent / "docs" / "authors" / "variants.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n# my-catalogs/house-skirmish/system.yaml\n(.*?)```", page, re.S)
     assert block is not None
     root = tmp_path / "my-catalogs"
     (root / "house-skirmish").mkdir(parents=True)
