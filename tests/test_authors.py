@@ -19,11 +19,14 @@ from typing import Any
 import pytest
 import yaml
 from conftest import CATALOGS, ROOT
+from hypothesis import given
+from hypothesis import strategies as st
 
 from listbuilder.army.costing import unit_cost
+from listbuilder.authoring.stale import source_lines, states
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.reference import load_reference
-from listbuilder.rules.wording import Scope, term_points
+from listbuilder.rules.wording import Scope, fill, literal, term_points
 
 AUTHORS = ROOT / "tests" / "authors"
 
@@ -409,3 +412,45 @@ def test_10_an_unquoted_comma_in_costs_yaml_is_a_broken_file(cli, tmp_path):
     assert f"{costs}: this costs file has errors" in result.stderr
     assert "line 1, column 53: [0].5 per Power: unknown key '5 per Power'" in result.stderr
     assert 'in {...} a comma ends a value: write "house rule, 5 per Power" in quotes' in result.stderr
+
+
+# --- placeholders and stale numbers, for any text ---------------------------------------------
+
+
+NAMES = {"count": "4", "per": "10", "max-wolves.count": "2"}
+
+
+@given(st.text(max_size=200))
+def test_a_sentence_without_placeholders_is_left_as_written(text):
+    plain = text.replace("{", "(").replace("}", ")")
+    assert fill(plain, NAMES.get) == (plain, [])
+    assert literal(plain) == plain
+
+
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(["{count}", "{per}", "{cout}", "{{count}}", "{ x }", "{", "}"]), st.text(max_size=8)),
+        max_size=12,
+    )
+)
+def test_any_template_is_filled_or_its_unknown_names_reported(parts):
+    text = "".join(parts)
+    filled, unknown = fill(text, NAMES.get)
+    assert isinstance(filled, str)
+    # every unknown name is reported, and every known one is filled
+    assert unknown == ["cout"] * unknown.count("cout")
+    assert "{per}" not in filled.replace("{{per}}", "") or "{{per}}" in text
+
+
+@given(st.integers(min_value=0, max_value=10**7))
+def test_a_number_is_found_as_written_and_not_inside_another(n):
+    assert states(f"at most {n} models", n) and states(f"at most {n:,} models", n)
+    assert not states(f"at most {n}5 models", n) and not states(f"at most 1{n} models", n)
+    assert not states(f"Range {n}.5", n)
+
+
+def test_numbers_in_words_and_source_lines():
+    assert states("One model in ten may be a leader", 10) and not states("often", 10)
+    assert source_lines("lines 37, 39 and 41-45") == {37, 39, 41, 42, 43, 44, 45}
+    assert source_lines("line 35 (ruling leader-ratio)") == {35}
+    assert source_lines("house rule (the text's standard game allows 16, line 48)") == {48}
