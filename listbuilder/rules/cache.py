@@ -51,7 +51,7 @@ from listbuilder.rules.plaindata import NotPlain, decode, encode
 
 T = TypeVar("T")
 K = TypeVar("K")
-FORMAT = 3  # bump when the layout of a cache file changes
+FORMAT = 4  # bump when the layout or meaning of a cache file changes (4: sentences are stored filled)
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
 MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
