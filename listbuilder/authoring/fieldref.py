@@ -130,7 +130,7 @@ def _unit_section() -> list[str]:
         "| `history` | list of older versions | optional | the unit's stats up to and including an older catalog"
         " `revision`, so saved lists are warned: `[{revision: 1, might: 9}]` |"
     )
-    lines.append("| *each stat* | as the stat says | as the stat says | e.g. `might: 6`, `class: Beast`, `traits: [attacker]` |")
+    lines.append("| *each stat* | as the stat says | as the stat says | e.g. `fight: 3`, `kind: Wolf` |")
     return [*lines, ""]
 
 
