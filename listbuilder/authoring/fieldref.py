@@ -103,7 +103,14 @@ def _section(cls: type, level: str) -> list[str]:
     kind = _kind_name(cls)
     title = f"{cls.__name__} (`kind: {kind}`)" if kind else cls.__name__
     doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
-    lines = [f"{level} {title} {{#{_anchor(cls)}}}", "", doc, "", "| key | type | given | what it is |", "|---|---|---|---|"]
+    lines = [
+        f"{level} {title} {{#{_anchor(cls)}}}",
+        "",
+        doc,
+        "",
+        "| key | type | given | what it is |",
+        "|---|---|---|---|",
+    ]
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
@@ -125,7 +132,9 @@ def _unit_section() -> list[str]:
     types_ = {"text": "text", "flag": "true or false", "whole": "whole number"}
     for key in UNIT_KEYS:
         given = "**required**" if key.required else "optional"
-        lines.append(f"| `{key.key}` | {types_.get(key.type, key.type)} | {given} | {_cell(key.help.format_map(_WORDS))} |")
+        lines.append(
+            f"| `{key.key}` | {types_.get(key.type, key.type)} | {given} | {_cell(key.help.format_map(_WORDS))} |"
+        )
     lines.append(
         "| `history` | list of older versions | optional | the unit's stats up to and including an older catalog"
         " `revision`, so saved lists are warned: `[{revision: 1, might: 9}]` |"
