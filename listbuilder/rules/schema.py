@@ -209,29 +209,32 @@ def explain(exc: ValidationError, cls: type, document: Document, base: Location 
     return details
 
 
+def _child(data: Any, part: str | int) -> tuple[bool, Any]:
+    """``data[part]`` if the data has it: (found, value)."""
+    if isinstance(data, dict) and part in data:
+        return True, data[part]
+    if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+        return True, data[part]
+    return False, None
+
+
 def _node(data: Any, loc: Location) -> Any:
     for part in loc:
-        if (isinstance(data, dict) and part in data) or (
-            isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
-        ):
-            data = data[part]
-        else:
+        found, data = _child(data, part)
+        if not found:
             return None
     return data
 
 
 def _untagged(data: Any, loc: Location) -> Location:
     """``loc`` without the kind that pydantic-core names a tagged item by ('at_most'): no file has it."""
-    node, out = data, []
+    node, out = data, list[str | int]()
     for i, part in enumerate(loc):
         if isinstance(node, dict) and part not in node and part == node.get("kind"):
             continue
         out.append(part)
-        if (isinstance(node, dict) and part in node) or (
-            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-        ):
-            node = node[part]
-        else:
+        found, node = _child(node, part)
+        if not found:
             return (*out, *loc[i + 1 :])
     return tuple(out)
 
