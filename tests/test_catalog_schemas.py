@@ -17,11 +17,11 @@ from test_editor_schema import SERVER, Client
 
 from listbuilder.authoring.schemas import FILES, SUFFIX, catalog_schema, schema_text
 from listbuilder.errors import CatalogError
+from listbuilder.files.yamldoc import load_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import SystemFile
 from listbuilder.rules.reference import Table, load_reference
 from listbuilder.rules.schema import field_doc
-from listbuilder.yamlfile import load_yaml
 
 SCHEMAS = ROOT / "schemas"
 AUTHORS = ROOT / "tests" / "authors"

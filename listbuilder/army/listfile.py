@@ -23,7 +23,7 @@ from typing import Any
 
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.files.yamldoc import Document, load_yaml
-from listbuilder.rules.catalog import Catalogs, OWN_RULE_SET, System
+from listbuilder.rules.catalog import OWN_RULE_SET, Catalogs, System
 from listbuilder.rules.formats import ArmyList, Entry
 from listbuilder.rules.listformat import (
     CATALOG_ENTRY_KEYS,

@@ -22,12 +22,13 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report, build_report
+from listbuilder.authoring.stale import changes, stale_texts
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError, did_you_mean
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs
 from listbuilder.rules.forcerules import StatRange, UnitSize
-from listbuilder.rules.formats import LinearCost
+from listbuilder.rules.formats import Unit
 from listbuilder.rules.reference import REFERENCE_FILE
 from listbuilder.rules.schema import describe_value
 from listbuilder.rules.system import System
@@ -158,12 +159,11 @@ def catalog_warnings(system: System) -> list[str]:
         isinstance(c, UnitSize) and c.severity == "error" and c.minimum is not None for c in d.constraints
     ):
         floors.add(d.figures_stat)
-    terms = {t.stat: t for t in d.cost.terms} if isinstance(d.cost, LinearCost) else {}
     for key, stat in d.stats.items():
         if stat.kind != "number" or key in floors:
             continue
-        term = terms.get(key)
-        priced = f" costs {-3 // term.per * term.points:,} {d.measure.plural} and" if term else ""
+        cost = _cost_with(system, key, -3)
+        priced = f" costs {cost:,} {system.measure.of(cost)} and" if cost is not None else ""
         out.append(
             f"the number stat '{key}' ({stat.label}) has no minimum: a statline with {stat.label} -3{priced} "
             f"is legal; add a stat_range rule with 'minimum' for '{key}'"
@@ -176,10 +176,25 @@ def catalog_warnings(system: System) -> list[str]:
     return out
 
 
+def _cost_with(system: System, key: str, value: int) -> int | None:
+    """What the rule set's cost kind makes of a statline with ``key`` at ``value``, every other number
+    at 0 and every choice its first (``None`` if it cannot price one)."""
+    stats: dict[str, Any] = {}
+    for k, stat in system.definition.stats.items():
+        if stat.kind == "number":
+            stats[k] = value if k == key else 0
+        elif stat.kind == "choice":
+            stats[k] = stat.choices[0].name if stat.choices else ""
+        else:
+            stats[k] = ()
+    try:
+        return unit_cost(system, Unit(name=key, stats=stats))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def _run_texts(base: System, variant: System) -> list[CaseResult]:
     """A variant's inherited sentences must not state a number it changed (``stale.py``)."""
-    from listbuilder.authoring.stale import changes, stale_texts
-
     if not changes(base, variant):
         return []  # a variant that changes no number has no sentence to follow it
     expected = "a sentence that follows the variant's numbers"

@@ -19,7 +19,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from listbuilder.authoring.schemas import FILES
 from listbuilder.rules.listformat import UNIT_KEYS
-from listbuilder.rules.schema import _field_type
+from listbuilder.rules.schema import field_type
 
 # The files, in the order the page gives them, and the name each is saved as.
 PAGES = (
@@ -82,7 +82,8 @@ def _type(tp: Any) -> str:
 def _default(f: dataclasses.Field[Any]) -> str:
     if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
         return "**required**"
-    value = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+    factory = f.default_factory
+    value = f.default if f.default is not dataclasses.MISSING else factory() if callable(factory) else None
     if value is None or value == "" or value == () or value == {}:
         return "optional"
     shown = str(value).lower() if isinstance(value, bool) else value
@@ -95,7 +96,7 @@ def _cell(text: str) -> str:
 
 def _kind_name(cls: type) -> str | None:
     f = next((f for f in dataclasses.fields(cls) if f.name == "kind"), None)
-    kinds = get_args(_field_type(cls, f)) if f is not None else ()
+    kinds = get_args(field_type(cls, f)) if f is not None else ()
     return str(kinds[0]) if len(kinds) == 1 else None  # one kind of several records, told apart by it
 
 
@@ -115,7 +116,7 @@ def _section(cls: type, level: str) -> list[str]:
         if not f.init:
             continue
         text = str(f.metadata.get("doc", ""))
-        lines.append(f"| `{f.name}` | {_type(_field_type(cls, f))} | {_default(f)} | {_cell(text)} |")
+        lines.append(f"| `{f.name}` | {_type(field_type(cls, f))} | {_default(f)} | {_cell(text)} |")
     return [*lines, ""]
 
 
@@ -160,7 +161,7 @@ def field_reference() -> str:
             if record.__name__ == "FactionFile":
                 out.append("\n".join(_unit_section()))
             for f in dataclasses.fields(record):
-                queue += [r for r in _records(_field_type(record, f)) if r not in seen and r not in queue]
+                queue += [r for r in _records(field_type(record, f)) if r not in seen and r not in queue]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -28,11 +28,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
+from listbuilder.files.writing import write_output
 from listbuilder.odds.spec import OddsFile
 from listbuilder.rules.formats import FactionFile, SystemFile
 from listbuilder.rules.listformat import UNIT_KEYS, key_schema
 from listbuilder.rules.reference import ReferenceFile
-from listbuilder.rules.schema import _field_type
+from listbuilder.rules.schema import field_type
 from listbuilder.rules.variant import EXTENDS, REMOVE
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
@@ -140,7 +141,7 @@ class _Builder:
             if cls is FactionFile and f.name == "units":
                 prop = {"type": "array", "items": _unit_schema()}
             else:
-                prop = self.schema(_field_type(cls, f), partial)
+                prop = self.schema(field_type(cls, f), partial)
             text = str(f.metadata.get("doc", ""))
             if text:
                 prop = {**prop, "description": text} if "$ref" not in prop else {"allOf": [prop], "description": text}
@@ -162,7 +163,7 @@ class _Builder:
 
 def _kind(cls: type) -> tuple[Any, ...]:
     f = next((f for f in dataclasses.fields(cls) if f.name == "kind"), None)
-    return get_args(_field_type(cls, f)) if f is not None else ()
+    return get_args(field_type(cls, f)) if f is not None else ()
 
 
 def _plain(value: Any) -> bool:
@@ -212,8 +213,6 @@ def schema_text(schema: dict[str, Any]) -> str:
 
 def write_catalog_schemas(folder: Path) -> list[Path]:
     """Write every catalog file's schema into ``folder`` (``system.schema.json``...), atomically each."""
-    from listbuilder.yamlfile import write_output
-
     written = []
     for stem in FILES:
         path = folder / f"{stem}{SUFFIX}"

@@ -24,14 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.errors import Location
+from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import SYSTEM_FILE
-from listbuilder.rules.formats import FiguresCost, LinearCost
 from listbuilder.rules.reference import REFERENCE_FILE
 from listbuilder.rules.system import System
 from listbuilder.rules.variant import ITEM_KEYS, LayeredDocument, layered
-from listbuilder.rules.wording import NUMBER_WORDS, literal, rule_fields, term_points
-from listbuilder.yamlfile import Document, load_yaml
+from listbuilder.rules.wording import NUMBER_WORDS, cost_fields, literal, rule_fields, term_points
 
 # Keys whose string values are sentences or table cells; 'rows' and 'columns' hold cells.
 TEXT_KEYS = ("summary", "rule", "title", "text", "note", "label")
@@ -133,38 +132,24 @@ def changes(base: System, variant: System) -> list[Change]:
                         own=old.id,
                     )
                 )
-    if isinstance(b.cost, LinearCost) and isinstance(v.cost, LinearCost):
-        now_terms = {t.stat: t for t in v.cost.terms}
-        for t in b.cost.terms:
-            n = now_terms.get(t.stat)
-            for name in ("points", "per"):
-                if n is not None and getattr(t, name) != getattr(n, name):
-                    what = f"cost.{t.stat}.{name}"
-                    out.append(
-                        Change(
-                            what=what,
-                            old=getattr(t, name),
-                            new=getattr(n, name),
-                            source=b.cost.source,
-                            ids=("cost",),
-                            placeholder="{" + what + "}",
-                        )
-                    )
-    if isinstance(b.cost, FiguresCost) and isinstance(v.cost, FiguresCost):
-        for kind, weight in b.cost.weights.items():
-            now = v.cost.weights.get(kind)
-            if now is not None and now != weight:
-                what = f"cost.weights.{kind}"
-                out.append(
-                    Change(
-                        what=what,
-                        old=weight,
-                        new=now,
-                        source=b.cost.source,
-                        ids=("cost",),
-                        placeholder="{" + what + "}",
-                    )
-                )
+    # a cost kind's numbers, by the same names its placeholders have ('cost.power.points')
+    was_costs, now_costs = cost_fields(b.cost), cost_fields(v.cost)
+    for name, was_text in was_costs.items():
+        now_text = now_costs.get(name)
+        if now_text is None or now_text == was_text or not (_whole(was_text) and _whole(now_text)):
+            continue
+        what = f"cost.{name}"
+        source = str(getattr(b.cost, "source", ""))
+        out.append(
+            Change(
+                what=what,
+                old=int(was_text),
+                new=int(now_text),
+                source=source,
+                ids=("cost",),
+                placeholder="{" + what + "}",
+            )
+        )
     if b.default_limit is not None and v.default_limit is not None and b.default_limit != v.default_limit:
         out.append(
             Change(
@@ -196,6 +181,10 @@ def changes(base: System, variant: System) -> list[Change]:
                 )
             )
     return out
+
+
+def _whole(text: str) -> bool:
+    return text.lstrip("-").isdigit()
 
 
 def _number(value: Any) -> bool:

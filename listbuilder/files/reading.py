@@ -99,7 +99,9 @@ def read_text(path: Path, what: str = "file") -> str:
             if path.is_symlink():  # exists() follows links: a dangling one or a loop lands here
                 _broken_link(path, what)
             raise InputError(
-                f"no such {what}", file=path, details=[ErrorDetail(message="check the path and spelling", hint=_near(path))]
+                f"no such {what}",
+                file=path,
+                details=[ErrorDetail(message="check the path and spelling", hint=_near(path))],
             )
         if path.is_dir():
             raise InputError(f"this is a folder, not {_a(what)}", file=path)

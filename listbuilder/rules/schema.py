@@ -129,9 +129,14 @@ def _dataclass_schema(cls: type) -> cs.CoreSchema:
     return cs.dataclass_schema(cls, args, [f.name for f in dataclasses.fields(cls)], frozen=True)
 
 
-def _field_type(cls: type, f: dataclasses.Field[Any]) -> Any:
+def field_type(cls: type, f: dataclasses.Field[Any]) -> Any:
+    """The annotation of a record's field, as a type (the loader's validators, the JSON Schemas and
+    the field reference all read it)."""
     # Classes written without postponed annotations carry real types; evaluate strings only if needed.
     return typing.get_type_hints(cls)[f.name] if isinstance(f.type, str) else f.type
+
+
+_field_type = field_type
 
 
 @cache

@@ -24,20 +24,18 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from listbuilder.errors import ErrorDetail, Location, did_you_mean
+from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap
 from listbuilder.rules.forcerules.base import ForceRule
 from listbuilder.rules.formats import (
     Choice,
-    FiguresCost,
-    LinearCost,
+    Noun,
     Ruling,
     Stat,
-    StatCost,
     SystemFile,
     Unit,
 )
 from listbuilder.rules.system import unit_key
-from listbuilder.yamlfile import Document
 
 # A placeholder is a name in braces, perhaps with a little arithmetic (worked left to right) and
 # ':words' for a number in words; any other brace is text ('{weapon: Rifle, figures: 4}' reads
@@ -150,17 +148,39 @@ def own_fields(record: Any) -> Mapping[str, str] | None:
     return rule_fields(record) if isinstance(record, ForceRule) else None
 
 
+def cost_fields(cost: Any) -> dict[str, str]:
+    """A cost kind's numbers and names, read from its fields whatever its kind: ``default``,
+    ``stat``, ``weights.Vehicle``, and a term's ``power.points`` (terms are named by their stat)."""
+    out: dict[str, str] = {}
+    for f in dataclasses.fields(cost):
+        value = getattr(cost, f.name)
+        if f.name in WORDS:
+            continue
+        if isinstance(value, Mapping):
+            out.update({f"{f.name}.{k}": str(v) for k, v in value.items() if _show(v) is not None})
+        elif isinstance(value, tuple) and all(dataclasses.is_dataclass(v) for v in value):
+            for item in value:
+                key = getattr(item, "stat", None)
+                out.update({f"{key}.{k}": v for k, v in rule_fields(item).items() if k != "stat"} if key else {})
+        elif (shown := _show(value)) is not None:
+            out[f.name] = shown
+    return out
+
+
+class _Priced:
+    """What a cost kind reads of its rule set, while the rule set's texts are still being filled."""
+
+    def __init__(self, definition: SystemFile) -> None:
+        self.definition = definition
+
+    @property
+    def measure(self) -> Noun:
+        return self.definition.measure
+
+
 def term_points(definition: SystemFile, unit: Unit) -> list[int]:
-    """A unit's cost term by term, as the rule set's formula prices it (``army.costing`` prints it)."""
-    cost = definition.cost
-    if isinstance(cost, LinearCost):
-        return [int(unit.stats[t.stat]) // t.per * t.points for t in cost.terms]
-    if isinstance(cost, StatCost):
-        return [int(unit.stats[cost.stat])]
-    assert isinstance(cost, FiguresCost)
-    figures = int(unit.stats.get(definition.figures_stat, 1)) if definition.figures_stat else 1
-    kind = unit.stats.get(cost.weight_stat) if cost.weight_stat else None
-    return [figures * cost.weights.get(str(kind), cost.default)]
+    """A unit's cost term by term, priced by its rule set's cost kind itself (``rules/costs.py``)."""
+    return [part.points for part in definition.cost.parts(_Priced(definition), unit)]
 
 
 class Scope:
@@ -172,16 +192,7 @@ class Scope:
         names: dict[str, str] = {}
         if definition.default_limit is not None:
             names["default_limit"] = str(definition.default_limit)
-        cost = definition.cost
-        if isinstance(cost, LinearCost):
-            for t in cost.terms:
-                names[f"cost.{t.stat}.points"] = str(t.points)
-                names[f"cost.{t.stat}.per"] = str(t.per)
-        elif isinstance(cost, StatCost):
-            names["cost.stat"] = cost.stat
-        else:
-            names["cost.default"] = str(cost.default)
-            names.update({f"cost.weights.{k}": str(w) for k, w in cost.weights.items()})
+        names.update({f"cost.{k}": v for k, v in cost_fields(definition.cost).items()})
         for c in definition.constraints:
             names.update({f"{c.id}.{k}": v for k, v in rule_fields(c).items()})
         self.names = names
