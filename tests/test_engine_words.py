@@ -40,6 +40,8 @@ NOT_MESSAGES = {
     ("share/editing.py", "#   check it: listbuilder validate "),
     ("share/editing.py", "#   print it: listbuilder render "),
     ("share/editing.py", "#   units:    listbuilder catalog "),
+    # ...and repeats in each the catalog folders the list was made with (a rule set of one's own)
+    ("share/editing.py", " --catalogs "),
     # the header of a diff (git's format) and the line that says how a schema file is made
     ("api/sharing.py", "listbuilder diff a/"),
     (
