@@ -128,29 +128,31 @@ def test_render_files_refuses_a_bad_name_before_any_work(books, tmp_path):
 def test_text_edits_write_nothing_and_keep_comments(books, tmp_path):
     text = ZOMBIES.read_text(encoding="utf-8")
     before = ZOMBIES.read_bytes()
-    added = api.add_to_text(text, books, "Hunter", 1, source=ZOMBIES)
+    added = api.apply_to_text(text, books, api.AddUnit(unit="Hunter", count=1), source=ZOMBIES)
     hunter = api.price(api.get_system(books, "might-skirmish"), {}, "Hunter").total
     assert added.changed and added.report.total == api.check_list(ZOMBIES, books).total + hunter
     assert [c for c in text.splitlines() if c.lstrip().startswith("#")] == [
         c for c in added.text.splitlines() if c.lstrip().startswith("#")
     ]
-    renamed = api.set_in_text(added.text, books, "name", "Zombie Kin", source=ZOMBIES)
+    renamed = api.apply_to_text(added.text, books, api.SetField(key="name", value="Zombie Kin"), source=ZOMBIES)
     assert renamed.report.army.name == "Zombie Kin"
-    removed = api.remove_from_text(renamed.text, books, "Hunter", 1, source=ZOMBIES)
+    removed = api.apply_to_text(renamed.text, books, api.RemoveUnit(unit="Hunter", count=1), source=ZOMBIES)
     assert removed.report.total == api.check_list(ZOMBIES, books).total
     assert ZOMBIES.read_bytes() == before
 
 
 def test_text_edit_of_a_unit_the_list_lacks(books):
     with pytest.raises(InputError, match="there is no 'Bone Giant' in this list"):
-        api.remove_from_text(ZOMBIES.read_text(encoding="utf-8"), books, "Bone Giant", source=ZOMBIES)
+        api.apply_to_text(ZOMBIES.read_text(encoding="utf-8"), books, api.RemoveUnit(unit="Bone Giant"), source=ZOMBIES)
 
 
-def test_path_edits_are_thin_wrappers(books, tmp_path):
+def test_a_change_gives_the_same_text_on_a_file_as_on_its_text(books, tmp_path):
     copy = tmp_path / "zombies.yaml"
     copy.write_bytes(ZOMBIES.read_bytes())
-    by_text = api.add_to_text(copy.read_text(encoding="utf-8"), books, "Hunter", 2, source=copy)
-    by_file = api.add_unit(copy, books, "Hunter", 2)
+    by_text = api.apply_to_text(
+        copy.read_text(encoding="utf-8"), books, api.AddUnit(unit="Hunter", count=2), source=copy
+    )
+    by_file = api.apply_change(copy, books, api.AddUnit(unit="Hunter", count=2))
     assert by_file.text == by_text.text == copy.read_text(encoding="utf-8")
 
 

@@ -50,10 +50,11 @@ def _calls(books, rules, report):
         ("check_list", lambda: api.check_list(None, books), "path"),
         ("check_text", lambda: api.check_text(text.encode(), books), "text"),
         ("check_text", lambda: api.check_text(None, books), "text"),
-        ("add_to_text", lambda: api.add_to_text(text, books, None, source=src), "unit"),
-        ("add_to_text", lambda: api.add_to_text(text, books, 3, source=src), "unit"),
-        ("set_in_text", lambda: api.set_in_text(text, books, None, 1, source=src), "key"),
-        ("set_in_text", lambda: api.set_in_text(text, books, "name", None, source=src), "value"),
+        ("AddUnit", lambda: api.apply_to_text(text, books, api.AddUnit(unit=None), source=src), "unit"),
+        ("AddUnit", lambda: api.apply_to_text(text, books, api.AddUnit(unit=3), source=src), "unit"),
+        ("SetField", lambda: api.apply_to_text(text, books, api.SetField(key=None, value=1), source=src), "key"),
+        ("apply_to_text", lambda: api.apply_to_text(text, books, "add Hunter", source=src), "change"),
+        ("apply_change", lambda: api.apply_change(ZOMBIES, books, None), "change"),
         ("export_list", lambda: api.export_list(report, None), "format"),
         ("export_list", lambda: api.export_list(report, "yaml", embed="yes"), "embed"),
         ("export_list", lambda: api.export_list(None), "report"),
@@ -91,10 +92,9 @@ def _calls(books, rules, report):
         ("fix_text", lambda: api.fix_text(3, books), "text"),
         ("fix_text", lambda: api.fix_text(text.encode(), books), "text"),
         ("fill_list", lambda: api.fill_list(str(ZOMBIES), books), "path"),
-        ("apply_to_text", lambda: api.apply_to_text(text, books, None), "suggestion"),
+        ("ApplySuggestion", lambda: api.apply_to_text(text, books, api.ApplySuggestion(suggestion=None)), "suggestion"),
         ("write_file", lambda: api.write_file(Path("x.txt"), "text, not bytes"), "data"),
         ("write_file", lambda: api.write_file(None, b"x"), "path"),
-        ("edit_list_file", lambda: api.edit_list_file(ZOMBIES, "not a function"), "change"),
     ]
 
 
@@ -155,19 +155,13 @@ def test_nothing_to_print_is_refused(books, report):
         api.render_files([], books, output=Path("roster.html"))
 
 
-def test_an_edit_that_does_not_give_text_is_refused_and_writes_nothing(tmp_path):
-    path = tmp_path / "z.yaml"
-    path.write_bytes(ZOMBIES.read_bytes())
-    with pytest.raises(InputError, match="must give the list's new text"):
-        api.edit_list_file(path, lambda text: None)
-    assert path.read_bytes() == ZOMBIES.read_bytes()
-
-
 def test_every_record_an_action_returns_has_its_json(books, rules, report, tmp_path):
     import json
 
     mash = api.check_list(MASH, books)
-    edited = api.add_to_text(ZOMBIES.read_text(encoding="utf-8"), books, "Crow Swarm", source=ZOMBIES)
+    edited = api.apply_to_text(
+        ZOMBIES.read_text(encoding="utf-8"), books, api.AddUnit(unit="Crow Swarm"), source=ZOMBIES
+    )
     data = json.loads(json.dumps(edited.as_json()))
     assert data["file"] == str(ZOMBIES) and data["changed"] is True
     assert data["list"] == edited.report.as_json() and data["list"]["total"] == report.total + 3  # Might 3

@@ -197,7 +197,7 @@ MAX_LINES = 400  # a module past it holds two concepts (STYLE.md: "one module pe
 # Modules still past the bound while their owners split them (issue 18: api/folder.py by the
 # editing package, share/textformat.py by the text import work, doctor/solve.py); a name leaves
 # this set when its module shrinks, and the test fails while a listed module is already short.
-OVER_THE_BOUND = {"api/folder.py", "share/textformat.py", "doctor/solve.py"}
+OVER_THE_BOUND = {"share/textformat.py", "doctor/solve.py"}
 
 
 def test_no_module_is_past_four_hundred_lines():
@@ -597,10 +597,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "army": _BASE | {"rules"},
     "doctor": _BASE | {"rules", "army"},
     "odds": _BASE | {"rules", "army"},
-    "share": _BASE | {"rules", "army", "doctor"},
+    "editing": _BASE | {"rules", "army", "doctor"},
+    "share": _BASE | {"rules", "army", "doctor", "editing"},
     "authoring": _BASE | {"rules", "army", "odds"},
     "printing": _BASE | {"rules", "army", "odds", "share"},
-    "api": _BASE | {"rules", "army", "doctor", "odds", "share", "authoring", "printing"},
+    "api": _BASE | {"rules", "army", "doctor", "odds", "editing", "share", "authoring", "printing"},
     "web": {"", "errors", "api"},
     "cli": {"", "errors", "api", "web"},
     "__main__": {"cli"},

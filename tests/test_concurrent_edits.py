@@ -11,16 +11,16 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from listbuilder.errors import InputError
+from listbuilder.editing import AddUnit, RemoveUnit, apply_change, lock
+from listbuilder.editing.lock import locked
+from listbuilder.errors import ConflictError, InputError
 from listbuilder.files.yamldoc import load_yaml
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.share import locking
-from listbuilder.share.editing import add_unit, remove_unit
-from listbuilder.share.locking import ConflictError, locked, locked_edit
 
 LIST = """\
 # Our club's zombie list
@@ -31,6 +31,10 @@ units:
   - unit: Grandpa Bones
 """
 LISTBUILDER = Path(sys.executable).parent / "listbuilder"
+
+
+def add_unit(path: Path, books: Catalogs, unit: str) -> object:
+    return apply_change(path, books, AddUnit(unit=unit))
 
 
 def counts(path: Path) -> dict[str, int]:
@@ -108,39 +112,16 @@ def test_twenty_threads_adding_at_once_all_land(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]
 
 
-def test_the_locked_text_edit_counts_every_thread(tmp_path):
-    """``locked_edit`` is what a front end uses for its own text edits: each one lands whole."""
-    path = tmp_path / "tally.txt"
-    path.write_bytes(b"\xef\xbb\xbfticks:\n")  # with a byte-order mark, which is kept
-    barrier = threading.Barrier(40)
-
-    def tick(i: int) -> None:
-        barrier.wait()
-        locked_edit(path, lambda text: text + f"- {i}\n", what="tally")
-
-    threads = [threading.Thread(target=tick, args=(i,)) for i in range(40)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    data = path.read_bytes()
-    assert data.startswith(b"\xef\xbb\xbfticks:\n")
-    assert sorted(int(line[2:]) for line in data.decode("utf-8-sig").splitlines()[1:]) == list(range(40))
-
-
 def test_an_edit_that_refuses_leaves_the_file_and_the_folder_as_they_were(tmp_path):
     path = tmp_path / "list.yaml"
     path.write_text(LIST)
 
-    def refuse(text: str) -> str:
-        raise InputError("no such unit")
-
-    with pytest.raises(InputError, match="no such unit"):
-        locked_edit(path, refuse)
+    with pytest.raises(InputError, match="no unit 'Grandpa Bonez'"):
+        add_unit(path, Catalogs(), "Grandpa Bonez")
     assert path.read_text() == LIST
     assert sorted(p.name for p in tmp_path.iterdir()) == ["list.yaml"]
     with pytest.raises(InputError, match="cannot remove 5 Grandpa Bones"):
-        remove_unit(path, Catalogs(), "Grandpa Bones", 5)
+        apply_change(path, Catalogs(), RemoveUnit(unit="Grandpa Bones", count=5))
     assert path.read_text() == LIST
     assert sorted(p.name for p in tmp_path.iterdir()) == ["list.yaml"]
 
@@ -148,7 +129,7 @@ def test_an_edit_that_refuses_leaves_the_file_and_the_folder_as_they_were(tmp_pa
 LOCK_HOLDER = """
 import sys, time
 from pathlib import Path
-from listbuilder.share.locking import locked
+from listbuilder.editing.lock import locked
 with locked(Path(sys.argv[1])):
     Path(sys.argv[2]).write_text("holding")
     time.sleep(60)
@@ -162,9 +143,11 @@ def test_an_edit_waits_for_a_lock_held_by_another_process_and_gives_up_with_a_re
     marker = tmp_path / "marker"
     holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(path), str(marker)])
     try:
+        deadline = time.monotonic() + 60
         while not marker.exists():
-            assert holder.poll() is None
-        monkeypatch.setattr(locking, "LOCK_TIMEOUT_SECONDS", 0.3)
+            assert holder.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        monkeypatch.setattr(lock, "LOCK_TIMEOUT_SECONDS", 0.3)
         with pytest.raises(ConflictError) as err:
             add_unit(path, Catalogs(), "Hunter")
         assert err.value.exit_code == 2
@@ -193,8 +176,8 @@ def test_a_lock_file_replaced_by_a_symbolic_link_is_not_followed(tmp_path):
     assert path.read_text() == LIST
 
 
-def test_the_api_locked_edit_lands_every_text_edit_from_threads(tmp_path):
-    """What the web front end does: the API's text edit, written through the API's locked edit."""
+def test_the_api_change_lands_every_edit_from_threads(tmp_path):
+    """What the web front end does: the API's one change function, from many threads at once."""
     from listbuilder import api
 
     path = tmp_path / "conc.yaml"
@@ -205,15 +188,13 @@ def test_the_api_locked_edit_lands_every_text_edit_from_threads(tmp_path):
 
     def add(name: str) -> None:
         barrier.wait()
-        results.append(
-            api.edit_list_file(path, lambda text: api.add_to_text(text, books, name, source=path).text).as_json()
-        )
+        results.append(api.apply_change(path, books, api.AddUnit(unit=name)).as_json())
 
     threads = [threading.Thread(target=add, args=("Rotting Hound" if i % 2 else "Crow Swarm",)) for i in range(20)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=120)
-    assert len(results) == 20 and all(r["written"] and r["changed"] for r in results)
+    assert len(results) == 20 and all(r["changed"] for r in results)
     assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 10, "Crow Swarm": 10}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]

@@ -126,7 +126,9 @@ def test_a_suggestion_for_another_text_is_refused(tmp_path, catalogs):
     with pytest.raises(InputError, match="changed since this suggestion"):
         api.apply_suggestion(path, catalogs, answer.suggestions[0])
     text = path.read_text()
-    applied = api.apply_to_text(text, catalogs, api.fix_text(text, catalogs).suggestions[0])
+    applied = api.apply_to_text(
+        text, catalogs, api.ApplySuggestion(suggestion=api.fix_text(text, catalogs).suggestions[0])
+    )
     assert applied.report.legal()
 
 

@@ -20,10 +20,23 @@ from hypothesis import strategies as st
 
 from listbuilder.api import check_list
 from listbuilder.army.listfile import parse_list
-from listbuilder.errors import InputError, OutputError
+from listbuilder.editing import AddUnit, RemoveUnit, SetField, apply, apply_change, plan
+from listbuilder.editing.newlist import new_list
+from listbuilder.errors import ConflictError, InputError, OutputError
 from listbuilder.files.yamldoc import load_yaml, parse_yaml
-from listbuilder.share import listedit
-from listbuilder.share.editing import ConflictError, add_unit, new_list, remove_unit, set_key
+
+
+def add_unit(path, catalogs, unit, count=1, *, write=True):
+    return apply_change(path, catalogs, AddUnit(unit=unit, count=count), write=write)
+
+
+def remove_unit(path, catalogs, unit, count=None):
+    return apply_change(path, catalogs, RemoveUnit(unit=unit, count=count))
+
+
+def set_key(path, catalogs, key, value):
+    return apply_change(path, catalogs, SetField(key=key, value=value))
+
 
 # A hand-written list: a schema line, full-line and inline comments (one with trailing spaces),
 # blank lines, a double-quoted name, single-quoted and plain unit names in any case, aligned
@@ -483,13 +496,13 @@ def test_a_missing_file_is_an_input_error(tmp_path, catalogs):
 def test_a_change_by_another_writer_is_not_overwritten(write_bytes, catalogs, monkeypatch):
     path = write_bytes(as_bytes(HAND))
     theirs = as_bytes(changed(HAND, 3, 1, ('name: "Their Corps"',)))
-    real_parse = listedit.parse_yaml
+    real_parse = plan.parse_yaml
 
-    def other_writer_then_parse(text, where):  # runs after the read, before the write
+    def other_writer_then_parse(text, where, **options):  # runs after the read, before the write
         path.write_bytes(theirs)
-        return real_parse(text, where)
+        return real_parse(text, where, **options)
 
-    monkeypatch.setattr(listedit, "parse_yaml", other_writer_then_parse)
+    monkeypatch.setattr(plan, "parse_yaml", other_writer_then_parse)
     with pytest.raises(ConflictError) as err:
         add_unit(path, catalogs, "Cameleer")
     assert "run the command again" in err.value.render()
@@ -500,13 +513,13 @@ def test_a_change_by_another_writer_is_not_overwritten(write_bytes, catalogs, mo
 
 def test_a_file_removed_during_the_edit_is_not_recreated(write_bytes, catalogs, monkeypatch):
     path = write_bytes(as_bytes(HAND))
-    real_parse = listedit.parse_yaml
+    real_parse = plan.parse_yaml
 
-    def remover(text, where):  # runs after the read (twice: the edit, then its check), before the write
+    def remover(text, where, **options):  # runs after the read (twice: the edit, then its check), before the write
         path.unlink(missing_ok=True)
-        return real_parse(text, where)
+        return real_parse(text, where, **options)
 
-    monkeypatch.setattr(listedit, "parse_yaml", remover)
+    monkeypatch.setattr(plan, "parse_yaml", remover)
     with pytest.raises(ConflictError):
         set_key(path, catalogs, "points", 10)
     assert not path.exists()
@@ -529,7 +542,7 @@ def test_a_failing_rename_leaves_the_original_and_no_temp_file(write_bytes, cata
 KILL_SCRIPT = """
 import os, sys, time
 from pathlib import Path
-from listbuilder.share import editing
+from listbuilder.editing import AddUnit, apply_change
 from listbuilder.rules.catalog import Catalogs
 
 real_write = os.write
@@ -544,7 +557,7 @@ def stalling(fd, data):
     time.sleep(120)
 
 os.write = stalling
-editing.add_unit(Path(sys.argv[1]), Catalogs(), "Cameleer", 5)
+apply_change(Path(sys.argv[1]), Catalogs(), AddUnit(unit="Cameleer", count=5))
 """
 
 
@@ -573,16 +586,12 @@ def test_a_process_killed_mid_write_leaves_the_list_intact(tmp_path, catalogs):
     assert len(leftovers) == 1 and leftovers[0].name.startswith(".list.yaml.") and leftovers[0].suffix == ".tmp"
     assert 0 < leftovers[0].stat().st_size < len(as_bytes(HAND))
 
-    # A young temp file may belong to a write in progress: it is kept. An old one is cleaned up.
-    assert add_unit(path, catalogs, "Cameleer").removed_temp_files == ()
-    assert leftovers[0].exists()
-    assert not (folder / ".list.yaml.lock").exists()  # the next edit took the lock over and removed it
-    old = time.time() - 2 * listedit.STALE_TEMP_SECONDS
-    os.utime(leftovers[0], (old, old))
+    # Under the list's lock no write of it is in progress: the next edit removes the leftover,
+    # however young, takes the killed edit's lock file over and removes it too.
     result = add_unit(path, catalogs, "Cameleer")
     assert result.removed_temp_files == (leftovers[0],)
     assert sorted(p.name for p in folder.iterdir()) == ["list.yaml"]
-    assert path.read_bytes() == as_bytes(changed(HAND, 9, 1, ("    count: 4",)))
+    assert path.read_bytes() == as_bytes(changed(HAND, 9, 1, ("    count: 3",)))
 
 
 def test_only_our_own_temp_files_are_cleaned_up(tmp_path):
@@ -592,7 +601,7 @@ def test_only_our_own_temp_files_are_cleaned_up(tmp_path):
     for name in names:
         (tmp_path / name).write_text("x")
         os.utime(tmp_path / name, (old, old))
-    assert listedit.remove_stale_temp_files(path) == (tmp_path / names[0],)
+    assert apply.remove_temp_files(path) == (tmp_path / names[0],)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[1:])
 
 

@@ -37,11 +37,11 @@ NOT_MESSAGES = {
     ("authoring/gitrev.py", "--no-textconv"),
     ("authoring/gitrev.py", "--no-pager"),
     # a new list file's header names the commands that check and print it: the file is the CLI's
-    ("share/editing.py", "#   check it: listbuilder validate "),
-    ("share/editing.py", "#   print it: listbuilder render "),
-    ("share/editing.py", "#   units:    listbuilder catalog "),
+    ("editing/newlist.py", "#   check it: listbuilder validate "),
+    ("editing/newlist.py", "#   print it: listbuilder render "),
+    ("editing/newlist.py", "#   units:    listbuilder catalog "),
     # ...and repeats in each the catalog folders the list was made with (a rule set of one's own)
-    ("share/editing.py", " --catalogs "),
+    ("editing/newlist.py", " --catalogs "),
     # the header of a diff (git's format) and the line that says how a schema file is made
     ("api/sharing.py", "listbuilder diff a/"),
     (

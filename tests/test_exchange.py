@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from listbuilder.api import check_list
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report
+from listbuilder.editing.writer import dump_list
 from listbuilder.errors import InputError
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.editorschema import list_schema
 from listbuilder.share.exchange import embed, export_json, export_markdown, export_text, import_text
-from listbuilder.share.listwriter import dump_list
 
 SHIPPED = Catalogs()
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))

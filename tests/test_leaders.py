@@ -174,15 +174,15 @@ def test_diff_says_the_leaders_changed(cli, write_list):
 def test_the_api_sets_leaders_of_an_entry(tmp_path, catalogs):
     folder = tmp_path
     (folder / "squad.yaml").write_text(MARINES + "    leader: true  # all of them\n")
-    done = api.change_list(folder, "squad.yaml", catalogs, "leaders", index=0, leaders=1)
+    done = api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=1))
     assert done.state.rows[0].leaders == 1 and not done.state.rows[0].leader
     assert (folder / "squad.yaml").read_text().endswith("    leaders: 1  # all of them\n")
-    api.change_list(folder, "squad.yaml", catalogs, "leaders", index=0, leaders=5)
+    api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=5))
     assert (folder / "squad.yaml").read_text().endswith("    leader: true  # all of them\n")
-    api.change_list(folder, "squad.yaml", catalogs, "leaders", index=0, leaders=0)
+    api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=0))
     assert (folder / "squad.yaml").read_text().endswith("    leader: false  # all of them\n")
     with pytest.raises(InputError, match="6 leaders is more than the entry's count of 5"):
-        api.change_list(folder, "squad.yaml", catalogs, "leaders", index=0, leaders=6)
+        api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=6))
 
 
 def test_the_editor_schema_knows_leaders(catalogs):

@@ -17,10 +17,9 @@ from conftest import EXAMPLES, ROOT
 NOT_FOR_VALIDATE = {
     "jinja2", "weasyprint", "pydantic", "icepool", "jsonschema",
     "listbuilder.printing", "listbuilder.odds.api", "listbuilder.odds.dice",
-    "listbuilder.share.editing", "listbuilder.share.listedit", "listbuilder.share.yamledit",
+    "listbuilder.editing",
     "listbuilder.share.editorschema", "listbuilder.share.exchange", "listbuilder.share.textformat",
-    "highspy", "numpy", "listbuilder.doctor",
-    "listbuilder.share.entryedit", "listbuilder.share.folder", "listbuilder.share.qr",
+    "highspy", "numpy", "listbuilder.doctor", "listbuilder.share.qr",
     "listbuilder.web", "starlette", "uvicorn", "python_multipart", "multipart", "segno", "anyio", "h11",
     # OpenSSL's hashes cost 2 ms of every start (fractions would too, but pydantic-core, which a
     # cold catalog load needs, imports it)

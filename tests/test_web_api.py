@@ -11,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from listbuilder import api
+from listbuilder.editing import history
+from listbuilder.editing.history import History
 from listbuilder.errors import ConflictError, InputError
-from listbuilder.share import folder as lists
+from listbuilder.web.forms import change_of, stats_of
 
 COMMENTS = [line.split("#", 1)[1] for line in COMMENTED.splitlines() if "#" in line]
 
@@ -29,18 +31,18 @@ def _text(folder: Path) -> str:
 
 def test_every_change_keeps_every_comment(folder, catalogs):
     steps = [
-        dict(change="add", unit="Crow Swarm", count=2),
-        dict(change="add", unit="hunter"),
-        dict(change="count", index=1, count=3),
-        dict(change="leader", index=2, leader=True),
-        dict(change="remove", unit="Crow Swarm", count=1),
-        dict(change="set", key="name", value="Night Shift II"),
-        dict(change="set", key="points", value="120"),
-        dict(change="custom", stats={"name": "Night Owl", "class": "Drone", "might": 3}),
-        dict(change="count", index=3, count=0),  # the Crow Swarm entry (an entry's own comments go with it)
+        api.AddUnit(unit="Crow Swarm", count=2),
+        api.AddUnit(unit="hunter"),
+        api.SetCount(index=1, count=3),
+        api.SetLeader(index=2, leader=True),
+        api.RemoveUnit(unit="Crow Swarm", count=1),
+        api.SetField(key="name", value="Night Shift II"),
+        api.SetField(key="points", value="120"),
+        api.AddCustom(stats={"name": "Night Owl", "class": "Drone", "might": 3}),
+        api.SetCount(index=3, count=0),  # the Crow Swarm entry (an entry's own comments go with it)
     ]
     for step in steps:
-        done = api.change_list(folder, "night.yaml", catalogs, **step)
+        done = api.change_list(folder, "night.yaml", catalogs, step)
         assert done.changed, step
         text = _text(folder)
         for comment in COMMENTS:
@@ -58,63 +60,69 @@ def test_every_change_keeps_every_comment(folder, catalogs):
 
 
 def test_undo_and_redo_are_kept_on_disk(folder, catalogs):
-    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Hunter"))
     after = _text(folder)
     fresh = api.open_catalogs()  # as after a restart: nothing in memory
-    undone = api.undo_change(folder, "night.yaml", fresh)
+    undone = api.change_list(folder, "night.yaml", fresh, api.Undo())
     assert _text(folder) == COMMENTED and undone.state.redo == 1 and undone.state.undo == 0
-    api.undo_change(folder, "night.yaml", fresh, redo=True)
+    api.change_list(folder, "night.yaml", fresh, api.Redo())
     assert _text(folder) == after
     with pytest.raises(InputError, match="nothing to redo"):
-        api.undo_change(folder, "night.yaml", fresh, redo=True)
+        api.change_list(folder, "night.yaml", fresh, api.Redo())
 
 
 def test_a_new_change_forgets_the_redo_steps(folder, catalogs):
-    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
-    api.undo_change(folder, "night.yaml", catalogs)
-    done = api.change_list(folder, "night.yaml", catalogs, "add", unit="Shambler")
+    api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Hunter"))
+    api.change_list(folder, "night.yaml", catalogs, api.Undo())
+    done = api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Shambler"))
     assert (done.state.undo, done.state.redo) == (1, 0)
 
 
 def test_undo_is_bounded(folder, catalogs, monkeypatch):
-    monkeypatch.setattr(lists, "MAX_STEPS", 3)
+    monkeypatch.setattr(history, "MAX_STEPS", 3)
     for n in range(5):
-        api.change_list(folder, "night.yaml", catalogs, "set", key="points", value=str(101 + n))
-    assert lists.depth(folder / "night.yaml") == (3, 0)
+        api.change_list(folder, "night.yaml", catalogs, api.SetField(key="points", value=str(101 + n)))
+    assert History(folder / "night.yaml").depth() == (3, 0)
     for _ in range(3):
-        api.undo_change(folder, "night.yaml", catalogs)
+        api.change_list(folder, "night.yaml", catalogs, api.Undo())
     assert "points: 102" in _text(folder)  # the oldest two steps are gone
     with pytest.raises(InputError, match="nothing to undo"):
-        api.undo_change(folder, "night.yaml", catalogs)
+        api.change_list(folder, "night.yaml", catalogs, api.Undo())
 
 
 def test_undo_never_loses_a_change_made_elsewhere(folder, catalogs):
-    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Hunter"))
     edited = _text(folder).replace("name: Night Shift", "name: Edited By Hand")
     (folder / "night.yaml").write_text(edited, encoding="utf-8")
     with pytest.raises(ConflictError, match="changed since"):
-        api.undo_change(folder, "night.yaml", catalogs)
+        api.change_list(folder, "night.yaml", catalogs, api.Undo())
     assert _text(folder) == edited
 
 
 def test_a_change_to_a_list_that_changed_since_it_was_seen_writes_nothing(folder, catalogs):
     seen = api.list_state(folder, "night.yaml", catalogs).version
-    api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter", expect=seen)  # the first tab
+    api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Hunter"), expect=seen)  # the first tab
     now = _text(folder)
     with pytest.raises(ConflictError, match="changed on disk since this page was loaded"):
-        api.change_list(folder, "night.yaml", catalogs, "add", unit="Shambler", expect=seen)  # the second
+        api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Shambler"), expect=seen)  # the second
     assert _text(folder) == now
 
 
 def test_options_are_checked(folder, catalogs):
+    system = catalogs.get("might-skirmish")
     with pytest.raises(InputError, match="unknown change"):
-        api.change_list(folder, "night.yaml", catalogs, "explode")
+        change_of({"change": ["explode"]}, lambda: system)
     with pytest.raises(InputError, match="needs 'unit'"):
-        api.change_list(folder, "night.yaml", catalogs, "add")
+        change_of({"change": ["add"]}, lambda: system)
+    assert change_of({"change": ["add"], "unit": ["Hunter"], "count": ["2"]}, lambda: system) == api.AddUnit(
+        unit="Hunter", count=2
+    )
     with pytest.raises(InputError, match="no entry 7"):
-        api.change_list(folder, "night.yaml", catalogs, "count", index=7, count=1)
+        api.change_list(folder, "night.yaml", catalogs, api.SetCount(index=7, count=1))
     with pytest.raises(InputError, match="cannot be added"):
-        api.change_list(folder, "night.yaml", catalogs, "custom", stats={"name": "X", "class": "Wizard", "might": 3})
+        api.change_list(
+            folder, "night.yaml", catalogs, api.AddCustom(stats={"name": "X", "class": "Wizard", "might": 3})
+        )
     assert _text(folder) == COMMENTED
 
 
@@ -168,12 +176,12 @@ def test_restore_refuses_a_name_outside(folder):
 
 def test_the_custom_unit_form_prices_the_worked_example(catalogs):
     system = catalogs.get("speed-range-power")
-    stats = api.parse_stat_form(system, {"speed": ["6"], "range": ["24"], "power": ["2"], "traits": [""]})
+    stats = stats_of(system, {"speed": ["6"], "range": ["24"], "power": ["2"], "traits": [""]})
     pricing = api.price(system, stats)
     assert pricing.total == 30  # the rules' worked example: Speed 6, Range 24, Power 2
     assert [p.points for p in pricing.parts] == [6, 16, 8]
     with pytest.raises(InputError, match="whole number"):
-        api.parse_stat_form(system, {"speed": ["six"]})
+        stats_of(system, {"speed": ["six"]})
 
 
 def test_catalog_filter(catalogs):
@@ -197,7 +205,7 @@ def test_a_roster_can_carry_a_qr_code_of_the_list(catalogs):
 
 
 def test_records_have_json(folder, catalogs):
-    done = api.change_list(folder, "night.yaml", catalogs, "add", unit="Hunter")
+    done = api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="Hunter"))
     data = done.as_json()
     assert data["done"] == "added 1 Hunter" and data["list"]["entries"][0]["count"] == 3
     assert api.folder_lists(folder, catalogs)[0].as_json()["legal"] is True
@@ -214,11 +222,11 @@ def test_render_qr_on_the_command_line(cli, tmp_path):
 
 
 def test_a_change_says_what_it_did_in_the_units_words(folder, catalogs):
-    done = api.change_list(folder, "night.yaml", catalogs, "count", index=1, count=5)
+    done = api.change_list(folder, "night.yaml", catalogs, api.SetCount(index=1, count=5))
     assert done.done == "Shambler: 5 now" and done.entry == 1
-    done = api.change_list(folder, "night.yaml", catalogs, "count", index=2, count=0)
+    done = api.change_list(folder, "night.yaml", catalogs, api.SetCount(index=2, count=0))
     assert done.done == "removed the Grandpa Bones entry" and done.entry is None
-    done = api.change_list(folder, "night.yaml", catalogs, "add", unit="hunter")
+    done = api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="hunter"))
     assert done.done == "added 1 hunter" and done.entry == 0
 
 
@@ -244,7 +252,7 @@ def test_no_name_reaches_outside_the_folder(tmp_path_factory, name):
 def test_any_custom_unit_form_prices_or_says_why(catalogs, fields):
     system = catalogs.get("speed-range-power")
     try:
-        pricing = api.price(system, api.parse_stat_form(system, fields))
+        pricing = api.price(system, stats_of(system, fields))
     except InputError:
         return
     assert pricing.total >= 0
@@ -265,11 +273,31 @@ def test_the_doctors_suggestions_apply_as_changes_with_undo(tmp_path, catalogs):
     assert answer.status == "fixed" and len(answer.suggestions) == 3
     assert (tmp_path / "mash.yaml").read_bytes() == before
     with pytest.raises(InputError, match="no suggestion 4 to fix"):
-        api.change_list(tmp_path, "mash.yaml", catalogs, "fix", suggestion=3)
-    done = api.change_list(tmp_path, "mash.yaml", catalogs, "fix", suggestion=1)
+        api.change_list(tmp_path, "mash.yaml", catalogs, api.FollowDoctor(question="fix", number=3))
+    done = api.change_list(tmp_path, "mash.yaml", catalogs, api.FollowDoctor(question="fix", number=1))
     assert done.done == "fixed: " + ", ".join(c.text() for c in answer.suggestions[1].changes)
     assert done.state.report.legal() and done.state.report.total == answer.suggestions[1].report.total
-    api.undo_change(tmp_path, "mash.yaml", catalogs)
+    api.change_list(tmp_path, "mash.yaml", catalogs, api.Undo())
     assert (tmp_path / "mash.yaml").read_bytes() == before
     with pytest.raises(InputError, match="question"):
         api.ask_doctor(tmp_path, "mash.yaml", catalogs, "cure")
+
+
+def test_a_rule_is_shown_at_the_entries_it_concerns_whatever_their_names(tmp_path, catalogs):
+    # Three rare fighters break "at most 2" (catalogs/might-skirmish/system.yaml, source line 48);
+    # a custom unit named like an entry label ("units[0] ...") must not pull the rule onto entry 0.
+    decoy = '  - name: "units[0] Decoy"\n    class: Monster\n    might: 3\n'
+    (tmp_path / "trick.yaml").write_text(
+        "system: might-skirmish\nname: Trick\npoints: 1000\nunits:\n  - unit: Hunter\n" + decoy * 3,
+        encoding="utf-8",
+    )
+    state = api.list_state(tmp_path, "trick.yaml", catalogs)
+    assert [[p.rule_id for p in r.problems] for r in state.rows] == [[], ["max-rare"], ["max-rare"], ["max-rare"]]
+
+
+def test_an_undo_needs_a_file_with_history(folder, catalogs):
+    with pytest.raises(InputError, match="needs the list's file"):
+        api.apply_to_text(COMMENTED, catalogs, api.Undo())
+    with pytest.raises(InputError, match="needs the list's history"):
+        api.apply_change(folder / "night.yaml", catalogs, api.Redo())
+    assert _text(folder) == COMMENTED

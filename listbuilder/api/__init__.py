@@ -29,6 +29,12 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.authoring import render_book_file as render_book_file
     from listbuilder.api.authoring import reprice as reprice
     from listbuilder.api.authoring import reprice_usage as reprice_usage
+    from listbuilder.api.builder import Changed as Changed
+    from listbuilder.api.builder import EntryRow as EntryRow
+    from listbuilder.api.builder import ListState as ListState
+    from listbuilder.api.builder import ListSummary as ListSummary
+    from listbuilder.api.builder import UnitChoice as UnitChoice
+    from listbuilder.api.builder import unit_choices as unit_choices
     from listbuilder.api.catalogs import CatalogListing as CatalogListing
     from listbuilder.api.catalogs import CatalogUnit as CatalogUnit
     from listbuilder.api.catalogs import catalog_units as catalog_units
@@ -37,29 +43,17 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.catalogs import open_catalogs as open_catalogs
     from listbuilder.api.catalogs import systems as systems
     from listbuilder.api.doctor import apply_suggestion as apply_suggestion
-    from listbuilder.api.doctor import apply_to_text as apply_to_text
     from listbuilder.api.doctor import fill_list as fill_list
     from listbuilder.api.doctor import fill_text as fill_text
     from listbuilder.api.doctor import fix_list as fix_list
     from listbuilder.api.doctor import fix_text as fix_text
-    from listbuilder.api.editing import add_to_text as add_to_text
-    from listbuilder.api.editing import add_unit as add_unit
+    from listbuilder.api.editing import apply_change as apply_change
+    from listbuilder.api.editing import apply_to_text as apply_to_text
     from listbuilder.api.editing import create_list as create_list
-    from listbuilder.api.editing import edit_list_file as edit_list_file
     from listbuilder.api.editing import limit_option as limit_option
     from listbuilder.api.editing import list_file_name as list_file_name
     from listbuilder.api.editing import new_list_text as new_list_text
-    from listbuilder.api.editing import remove_from_text as remove_from_text
-    from listbuilder.api.editing import remove_unit as remove_unit
-    from listbuilder.api.editing import set_in_text as set_in_text
-    from listbuilder.api.editing import set_value as set_value
     from listbuilder.api.folder import ASKS as ASKS
-    from listbuilder.api.folder import CHANGES as CHANGES
-    from listbuilder.api.folder import Changed as Changed
-    from listbuilder.api.folder import EntryRow as EntryRow
-    from listbuilder.api.folder import ListState as ListState
-    from listbuilder.api.folder import ListSummary as ListSummary
-    from listbuilder.api.folder import UnitChoice as UnitChoice
     from listbuilder.api.folder import ask_doctor as ask_doctor
     from listbuilder.api.folder import change_list as change_list
     from listbuilder.api.folder import delete_list as delete_list
@@ -70,10 +64,8 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.folder import list_file as list_file
     from listbuilder.api.folder import list_state as list_state
     from listbuilder.api.folder import new_folder_list as new_folder_list
-    from listbuilder.api.folder import parse_stat_form as parse_stat_form
     from listbuilder.api.folder import restore_list as restore_list
-    from listbuilder.api.folder import undo_change as undo_change
-    from listbuilder.api.folder import unit_choices as unit_choices
+    from listbuilder.api.folder import tidy_folder as tidy_folder
     from listbuilder.api.lists import Pricing as Pricing
     from listbuilder.api.lists import check_list as check_list
     from listbuilder.api.lists import check_text as check_text
@@ -115,6 +107,19 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.report import Report as Report
     from listbuilder.collector import few_collections as few_collections
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
+    from listbuilder.editing.changes import AddCustom as AddCustom
+    from listbuilder.editing.changes import AddUnit as AddUnit
+    from listbuilder.editing.changes import Change as Change
+    from listbuilder.editing.changes import Redo as Redo
+    from listbuilder.editing.changes import RemoveUnit as RemoveUnit
+    from listbuilder.editing.changes import SetCount as SetCount
+    from listbuilder.editing.changes import SetField as SetField
+    from listbuilder.editing.changes import SetLeader as SetLeader
+    from listbuilder.editing.changes import SetLeaders as SetLeaders
+    from listbuilder.editing.changes import Undo as Undo
+    from listbuilder.editing.plan import EditResult as EditResult
+    from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
+    from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
     from listbuilder.odds.api import Outcome as Outcome
     from listbuilder.odds.ask import matrix_text as matrix_text
     from listbuilder.odds.ask import outcome_text as outcome_text
@@ -122,7 +127,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.rules.formats import Unit as Unit
     from listbuilder.rules.system import System as System
     from listbuilder.share.diff import ListDiff as ListDiff
-    from listbuilder.share.editing import EditResult as EditResult
 
 # Where each name comes from. Each module of this package is one group of actions; a new group is
 # a new module, named here.
@@ -134,15 +138,12 @@ _FROM = {
     "listbuilder.api.catalogs": (
         "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs systems"
     ),
-    "listbuilder.api.doctor": "apply_suggestion apply_to_text fill_list fill_text fix_list fix_text",
-    "listbuilder.api.editing": (
-        "add_to_text add_unit create_list edit_list_file limit_option list_file_name new_list_text "
-        "remove_from_text remove_unit set_in_text set_value"
-    ),
+    "listbuilder.api.builder": "Changed EntryRow ListState ListSummary UnitChoice unit_choices",
+    "listbuilder.api.doctor": "apply_suggestion fill_list fill_text fix_list fix_text",
+    "listbuilder.api.editing": "apply_change apply_to_text create_list limit_option list_file_name new_list_text",
     "listbuilder.api.folder": (
-        "ASKS CHANGES Changed EntryRow ListState ListSummary UnitChoice ask_doctor change_list "
-        "delete_list deleted_lists duplicate_list folder_lists import_folder_list list_file list_state "
-        "new_folder_list parse_stat_form restore_list undo_change unit_choices"
+        "ASKS ask_doctor change_list delete_list deleted_lists duplicate_list folder_lists import_folder_list "
+        "list_file list_state new_folder_list restore_list tidy_folder"
     ),
     "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
     "listbuilder.api.matchups": "Matchups odds odds_lists",
@@ -165,7 +166,12 @@ _FROM = {
     "listbuilder.rules.formats": "Unit",
     "listbuilder.rules.system": "System",
     "listbuilder.share.diff": "ListDiff",
-    "listbuilder.share.editing": "EditResult",
+    # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
+    "listbuilder.editing.changes": (
+        "AddCustom AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo"
+    ),
+    "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
+    "listbuilder.editing.plan": "EditResult",
     "listbuilder.collector": "few_collections",
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}

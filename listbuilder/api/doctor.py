@@ -1,17 +1,17 @@
 """The list doctor: ``fix`` an illegal list, ``fill`` a legal one to its limit, and apply an answer.
 
 Both return a ``DoctorAnswer`` (up to three suggestions, best first, each costed and judged
-by the validator); nothing is written until ``apply_suggestion`` (or ``apply_to_text``)
-carries one out through the same edit path as ``add`` and ``remove``, keeping every other
-byte of the file. The solver (HiGHS) is imported only when a question is actually solved.
+by the validator); nothing is written until ``apply_suggestion`` (or the change
+``ApplySuggestion``) carries one out through the same edit path as ``add`` and ``remove``,
+keeping every other byte of the file. The solver (HiGHS) is imported only when a question is actually solved.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from listbuilder.api.catalogs import faction_named
 from listbuilder.army.listfile import parse_list
@@ -22,12 +22,12 @@ from listbuilder.rules.formats import ArmyList
 
 if TYPE_CHECKING:
     from listbuilder.doctor import DoctorAnswer, Suggestion
-    from listbuilder.share.editing import EditResult
+    from listbuilder.editing import EditResult
 
 
 def _basis(text: str) -> str:
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.folder import version_of
+    # start-up: hashlib and the editing package load only with the doctor's questions
+    from listbuilder.editing.history import version_of
 
     return version_of(text)
 
@@ -123,48 +123,14 @@ def _located(where: Path) -> Iterator[None]:
         raise TooLarge(exc.summary, file=where, details=list(exc.details)) from None
 
 
-def _carry_out(suggestion: Suggestion) -> Callable[[Any], None]:
-    """The edit that carries out ``suggestion``, refused on any other text than its own."""
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.editing import ConflictError, apply_steps
-
-    def change(edit: Any) -> None:
-        if suggestion.basis and _basis(edit.doc.text) != suggestion.basis:
-            raise ConflictError(
-                "the list changed since this suggestion was made, so it was not applied",
-                file=edit.path,
-                details=[ErrorDetail(message="ask for a fix or fill again")],
-            )
-        apply_steps(edit, suggestion.steps)
-
-    return change
-
-
-def _checked(result: EditResult, suggestion: Suggestion) -> EditResult:
-    """The edited list must be the one suggested: the same total and verdict."""
-    if result.report.total != suggestion.report.total or result.report.legal() != suggestion.legal:
-        raise RuntimeError("applying a suggestion gave another list than the one suggested")
-    return result
-
-
 def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, output: Path | None = None) -> EditResult:
     """Carry out ``suggestion`` on the list file at ``path``, in place, keeping every other byte;
     or, with ``output``, write the edited list there and leave ``path`` as it is."""
     # start-up: the print actions' module loads only to write a file
     from listbuilder.api.printing import write_file
+    from listbuilder.editing import ApplySuggestion, apply_change
 
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.editing import edit_file
-
-    result = _checked(edit_file(path, catalogs, _carry_out(suggestion), write=output is None), suggestion)
+    result = apply_change(path, catalogs, ApplySuggestion(suggestion=suggestion), write=output is None)
     if output is not None:
         write_file(output, result.text.encode("utf-8"), inputs=[path], catalogs=catalogs)
     return result
-
-
-def apply_to_text(text: str, catalogs: Catalogs, suggestion: Suggestion, source: Path = Path("<list>")) -> EditResult:
-    """``apply_suggestion`` on a list's text; nothing is written."""
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.editing import edit_text
-
-    return _checked(edit_text(text, source, catalogs, _carry_out(suggestion)), suggestion)

@@ -1,26 +1,26 @@
-"""Starting and editing lists: on a file in place, or on a list's text."""
+"""Starting and editing lists: a new list, and a change (``listbuilder.editing.changes``) carried
+out on a list file in place, or on a list's text."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder.api.printing import write_file
 from listbuilder.errors import Action, ErrorDetail, InputError
-from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.system import System
 
 if TYPE_CHECKING:
-    from listbuilder.share.editing import EditResult
-    from listbuilder.share.locking import FileEdit
+    from listbuilder.editing import Change, EditResult
 
 
 def new_list_text(
     catalogs: Catalogs, system_id: str, name: str | None = None, limit: int | None = None, file_name: str | None = None
 ) -> str:
     """The text of a new, empty list (with its editor-schema line and a header of commands)."""
-    from listbuilder.share.editing import new_list
+    from listbuilder.editing.newlist import new_list
 
     system = catalogs.get(system_id)
     # A rule set (or faction) of one's own is read only with its catalog folder named again.
@@ -97,66 +97,17 @@ def create_list(
     return tuple(written)
 
 
-def add_unit(path: Path, catalogs: Catalogs, unit: str, count: int = 1) -> EditResult:
-    """Add ``count`` of a unit to a list file, in place, keeping every other byte."""
-    from listbuilder.share.editing import add_unit as add
+def apply_change(path: Path, catalogs: Catalogs, change: Change) -> EditResult:
+    """Carry out ``change`` (``AddUnit``, ``RemoveUnit``, ``SetField``...) on a list file, in place,
+    under its edit lock, keeping every other byte; ``ConflictError`` (exit code 2) if another
+    program changed the file meanwhile."""
+    from listbuilder.editing import apply_change as apply
 
-    return add(path, catalogs, unit, count)
-
-
-def remove_unit(path: Path, catalogs: Catalogs, unit: str, count: int | None = None) -> EditResult:
-    """Take ``count`` of a unit (default: all of it) out of a list file, in place."""
-    from listbuilder.share.editing import remove_unit as remove
-
-    return remove(path, catalogs, unit, count)
+    return apply(path, catalogs, change)
 
 
-def set_value(path: Path, catalogs: Catalogs, key: str, value: str | int) -> EditResult:
-    """Set a list file's ``name`` or its limit, in place."""
-    from listbuilder.share.editing import set_key
+def apply_to_text(text: str, catalogs: Catalogs, change: Change, *, source: Path = Path("<list>")) -> EditResult:
+    """``apply_change`` on a list's text (``source`` names it in messages); nothing is written."""
+    from listbuilder.editing import apply_to_text as apply
 
-    return set_key(path, catalogs, key, value)
-
-
-def add_to_text(text: str, catalogs: Catalogs, unit: str, count: int = 1, *, source: Path) -> EditResult:
-    """``add_unit`` on a list's text; nothing is written."""
-    from listbuilder.share.editing import add_to_text as add
-
-    return add(text, catalogs, unit, count, source=source)
-
-
-def remove_from_text(text: str, catalogs: Catalogs, unit: str, count: int | None = None, *, source: Path) -> EditResult:
-    """``remove_unit`` on a list's text; nothing is written."""
-    from listbuilder.share.editing import remove_from_text as remove
-
-    return remove(text, catalogs, unit, count, source=source)
-
-
-def set_in_text(text: str, catalogs: Catalogs, key: str, value: str | int, *, source: Path) -> EditResult:
-    """``set_value`` on a list's text; nothing is written."""
-    from listbuilder.share.editing import set_in_text as set_
-
-    return set_(text, catalogs, key, value, source=source)
-
-
-def edit_list_file(path: Path, change: Callable[[str], str]) -> FileEdit:
-    """Replace the text of the list file at ``path`` by ``change(text)``, under the list's edit lock.
-
-    This is the one locked edit, for any front end's own text edits (``add_to_text`` and the
-    like, in a web server's threads): while it runs no other edit of the list can, so it lands
-    whole or is refused, never lost. Whatever ``change`` raises refuses it and writes nothing; so
-    does a change on disk meanwhile by a program that takes no lock (``ConflictError``, exit code
-    2). A byte-order mark and the file's permissions are kept, and a symbolic link is followed."""
-    from listbuilder.share.locking import locked_edit
-
-    def checked_change(text: str) -> str:
-        after = change(text)
-        if not isinstance(after, str):
-            raise InputError(
-                "edit_list_file(): the change must give the list's new text",
-                file=path,
-                details=[ErrorDetail(message=f"it gave {type(after).__name__}, not str; nothing was written")],
-            )
-        return after
-
-    return locked_edit(path, checked_change)
+    return apply(text, catalogs, change, source=source)

@@ -139,7 +139,12 @@ def catalog_changes(army: ArmyList, system: System) -> list[Problem]:
             )
             out.append(
                 Problem(
-                    severity="warning", rule_id="catalog-changed", rule=CHANGED_RULE, message=message, entry=e.label
+                    severity="warning",
+                    rule_id="catalog-changed",
+                    rule=CHANGED_RULE,
+                    message=message,
+                    entry=e.label,
+                    entries=(e.index,),
                 )
             )
     return out

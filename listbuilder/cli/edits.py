@@ -56,7 +56,8 @@ def add(
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
     try:
-        say(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
+        result = api.apply_change(file, api.open_catalogs(catalogs), api.AddUnit(unit=unit, count=count))
+        say(views.edited(result, result.done))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -74,8 +75,8 @@ def remove(
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
     try:
-        what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
-        say(views.edited(api.remove_unit(file, api.open_catalogs(catalogs), unit, count), what))
+        result = api.apply_change(file, api.open_catalogs(catalogs), api.RemoveUnit(unit=unit, count=count))
+        say(views.edited(result, result.done))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -91,7 +92,8 @@ def set_(
     Example: listbuilder set zombies.yaml points 150
     """
     try:
-        say(views.edited(api.set_value(file, api.open_catalogs(catalogs), key, value), f"{key} set to {value}"))
+        result = api.apply_change(file, api.open_catalogs(catalogs), api.SetField(key=key, value=value))
+        say(views.edited(result, result.done))
     except ListbuilderError as exc:
         fail(exc)
 

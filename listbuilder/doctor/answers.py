@@ -14,7 +14,7 @@ from listbuilder.rules.formats import Noun
 
 @record
 class Step(Record):
-    """One edit of the list file that carries out a suggestion (``share/editing.apply_steps``).
+    """One edit of the list file that carries out a suggestion (``editing.suggestions.apply_steps``).
 
     ``count``: entry ``index`` gets ``count`` copies (0 deletes it); ``leaders``: ``count`` of
     entry ``index``'s copies are its leaders; ``add``: a new entry of the catalog unit ``unit``,

@@ -37,7 +37,7 @@ class Document:
     readers check and turn into (deeply immutable) records; a Document never leaves a reader.
     """
 
-    __slots__ = ("data", "key_positions", "path", "positions", "text")
+    __slots__ = ("data", "key_positions", "node", "path", "positions", "text")
 
     def __init__(
         self,
@@ -47,7 +47,9 @@ class Document:
         positions: dict[Location, tuple[int, int]],
         text: str,
         key_positions: dict[Location, tuple[int, int]] | None = None,
+        node: yaml.Node | None = None,
     ) -> None:
+        self.node = node  # the composed tree, kept only when asked for (an edit plans its splices on it)
         self.path = path
         self.data = data
         self.positions = positions
@@ -82,8 +84,9 @@ def load_yaml(path: Path, what: str = "file") -> Document:
     return parse_yaml(text, path)
 
 
-def parse_yaml(text: str, path: Path) -> Document:
-    """Parse YAML text (already read from ``path``) into a ``Document``.
+def parse_yaml(text: str, path: Path, *, keep_node: bool = False) -> Document:
+    """Parse YAML text (already read from ``path``) into a ``Document`` (with its node tree, if
+    ``keep_node``).
 
     Text handed over directly (pasted into the web builder, given to the API) is held to the
     same size as a file, so no caller can make the parser do unbounded work."""
@@ -94,10 +97,10 @@ def parse_yaml(text: str, path: Path) -> Document:
             details=[ErrorDetail(message="no list or catalog is anywhere near this long")],
         )
     with few_collections():
-        return _parse_yaml(text, path)
+        return _parse_yaml(text, path, keep_node)
 
 
-def _parse_yaml(text: str, path: Path) -> Document:
+def _parse_yaml(text: str, path: Path, keep_node: bool = False) -> Document:
     if "\x00" in text:
         raise InputError("the file holds a NUL character, so it is not a YAML text file", file=path)
     _refuse_deep_nesting(text, path)
@@ -124,7 +127,14 @@ def _parse_yaml(text: str, path: Path) -> Document:
         return Document(path=path, data=None, positions={}, text=text)
     walker = _Walker(path, loader)
     data = walker.convert(node, (), 0)
-    return Document(path=path, data=data, positions=walker.positions, text=text, key_positions=walker.key_positions)
+    return Document(
+        path=path,
+        data=data,
+        positions=walker.positions,
+        text=text,
+        key_positions=walker.key_positions,
+        node=node if keep_node else None,
+    )
 
 
 def _refuse_deep_nesting(text: str, path: Path) -> None:

@@ -44,13 +44,13 @@ from typing import Any
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
+from listbuilder.editing.writer import catalog_entry, custom_entry, dump_list, list_data
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
-from listbuilder.share.listwriter import catalog_entry, custom_entry, dump_list, list_data
 from listbuilder.share.textformat import Written, encodable, read_export, revision_of, to_markdown, to_text
 
 FORMAT = "listbuilder-list"

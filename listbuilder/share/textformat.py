@@ -43,12 +43,12 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import amount, total_text
 from listbuilder.army.report import Report
+from listbuilder.editing.writer import catalog_entry, custom_entry, list_data
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
-from listbuilder.share.listwriter import catalog_entry, custom_entry, list_data
 
 # Characters that markdown reads as formatting: each is written with a backslash before it.
 MARKDOWN_SPECIAL = frozenset("\\`*_[]<>#|~&")

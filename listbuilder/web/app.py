@@ -60,6 +60,8 @@ def create_app(
     root = Path(folder)
     if not root.is_dir():
         raise InputError("no such folder", file=root, details=[ErrorDetail(message="serve a folder of list files")])
+    if not read_only:
+        api.tidy_folder(root)  # what a server killed mid-write left beside its lists
     site = Site(
         root,
         read_only=read_only,

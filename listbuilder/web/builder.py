@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
+from listbuilder.web.forms import change_of, stats_of
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -18,7 +19,6 @@ from listbuilder.web.site import (
     form_of,
     is_htmx,
     list_url,
-    number,
     one,
     redirect,
     unreadable,
@@ -59,7 +59,7 @@ def _catalog_context(system: Any, query: str) -> dict[str, Any]:
 
 def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
     try:
-        return {"pricing": api.price(system, api.parse_stat_form(system, fields)), "price_error": ""}
+        return {"pricing": api.price(system, stats_of(system, fields)), "price_error": ""}
     except ListbuilderError as exc:
         return {"pricing": None, "price_error": error_message(exc)}
 
@@ -134,19 +134,6 @@ def status_part(site: Site) -> Endpoint:
     return handler
 
 
-def _change_args(fields: Mapping[str, list[str]], system_stats: Any = None) -> dict[str, Any]:
-    leader = one(fields, "leader")
-    return {
-        "unit": one(fields, "unit"),
-        "index": number(one(fields, "index"), "the entry"),
-        "count": number(one(fields, "count"), "the count"),
-        "leader": None if leader is None else leader == "true",
-        "key": one(fields, "key"),
-        "value": one(fields, "value"),
-        "suggestion": number(one(fields, "suggestion"), "the suggestion"),
-    }
-
-
 def change(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
@@ -160,10 +147,10 @@ def change(site: Site) -> Endpoint:
 def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
     what = one(fields, "change", "") or ""
     try:
-        args = _change_args(fields)
-        if what == "custom":
-            args["stats"] = api.parse_stat_form(api.list_state(site.folder, file, site.catalogs).report.system, fields)
-        result = api.change_list(site.folder, file, site.catalogs, what, expect=one(fields, "version"), **args)
+        wanted = change_of(fields, lambda: api.list_state(site.folder, file, site.catalogs).report.system)
+        result = api.change_list(
+            site.folder, file, site.catalogs, wanted, expect=one(fields, "version"), state=is_htmx(request)
+        )
     except ConflictError as exc:
         return _builder(site, request, file, 409, error=error_message(exc), conflict=True)
     except ListbuilderError as exc:
@@ -203,8 +190,15 @@ def undo(site: Site, redo: bool) -> Endpoint:
         file = request.path_params["file"]
         fields = await form_of(request, site)
         try:
+            step = api.Redo() if redo else api.Undo()
             result = await blocking(
-                api.undo_change, site.folder, file, site.catalogs, redo=redo, expect=one(fields, "version")
+                api.change_list,
+                site.folder,
+                file,
+                site.catalogs,
+                step,
+                expect=one(fields, "version"),
+                state=is_htmx(request),
             )
         except ConflictError as exc:
             return await blocking(_builder, site, request, file, 409, error=error_message(exc), conflict=True)

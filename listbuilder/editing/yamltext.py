@@ -9,18 +9,29 @@ of splices (replace this span, delete these lines, insert these lines) applied t
 Everything outside the splices is untouched: comments, blank lines, quoting, indentation, line
 endings and a missing final newline.
 
-The pure-Python loader is used, not libyaml, because its marks are character offsets into the
-text we hold. Callers must re-parse the result to check it (``editing`` does): a splice that
-misjudged some exotic layout then fails loudly instead of writing a wrong file.
+libyaml composes the text (the pure-Python loader where PyYAML was built without it): both give
+marks that are character offsets into the text we hold, and libyaml is about ten times faster,
+which is what keeps an edit of a long list within twice the time of ``validate``. Callers must
+re-parse the result to check it (``plan.ListEdit.finish`` does): a splice that misjudged some
+exotic layout then fails loudly instead of writing a wrong file.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import yaml
 
+from listbuilder.collector import few_collections
+
+try:  # the same loader as yamlfile's: libyaml where PyYAML has it
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+Node = Any  # a composed YAML node: PyYAML types its attributes loosely, so these helpers do too
 _BREAKS = "\r\n\x85\u2028\u2029"  # what PyYAML treats as a line break
 Splice = tuple[int, int, str]  # replace text[start:end] with the string
 
@@ -28,9 +39,13 @@ Splice = tuple[int, int, str]  # replace text[start:end] with the string
 class YamlText:
     """A YAML text and its node tree, with helpers that plan splices against it."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, root: Node = None) -> None:
+        """``root``: the text's node tree, if it was composed already (``parse_yaml(keep_node=True)``)."""
         self.text = text
-        self.root = yaml.compose(text, Loader=yaml.SafeLoader)
+        if root is None:
+            with few_collections():  # every node is kept: a collection meanwhile frees nothing
+                root = yaml.compose(text, Loader=_Loader)
+        self.root: Node = root
         self._tokens: list[yaml.Token] | None = None
 
     # --- where things are -----------------------------------------------------------------
@@ -38,7 +53,7 @@ class YamlText:
     @property
     def tokens(self) -> list[yaml.Token]:
         if self._tokens is None:
-            self._tokens = list(yaml.scan(self.text, Loader=yaml.SafeLoader))
+            self._tokens = list(yaml.scan(self.text, Loader=_Loader))
         return self._tokens
 
     def newline(self, at: int = 0) -> str:
@@ -77,7 +92,7 @@ class YamlText:
             return len(text)
         return i + 2 if text.startswith("\r\n", i) else i + 1
 
-    def content_end(self, node: yaml.Node) -> int:
+    def content_end(self, node: Node) -> int:
         """Where a node's own text ends: before the comments and blank lines a block node's end
         mark runs on over; after the trailing breaks of a keep (``|+``) block scalar."""
         if isinstance(node, yaml.ScalarNode):
@@ -88,7 +103,7 @@ class YamlText:
                 return node.start_mark.index + len(self.text[node.start_mark.index : node.end_mark.index].rstrip())
             return node.end_mark.index
         if node.flow_style or not node.value:
-            return node.end_mark.index
+            return int(node.end_mark.index)
         if isinstance(node, yaml.MappingNode):
             key, value = node.value[-1]
             return max(self.content_end(key), self.content_end(value))
@@ -99,16 +114,16 @@ class YamlText:
         span = self.text[node.start_mark.index : node.end_mark.index]
         return node.start_mark.index + (len(span.rstrip()) if node.style in ("|", ">") else len(span))
 
-    def pair(self, mapping: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    def pair(self, mapping: Node, key: str) -> tuple[Node, Node] | None:
         for k, v in mapping.value:
             if isinstance(k, yaml.ScalarNode) and k.value == key:
                 return k, v
         return None
 
-    def source(self, node: yaml.Node) -> str:
+    def source(self, node: Node) -> str:
         return self.text[node.start_mark.index : self.content_end(node)]
 
-    def separator(self, mapping: yaml.MappingNode, key: str) -> str | None:
+    def separator(self, mapping: Node, key: str) -> str | None:
         """The text between a key and its value (``': '``, ``':   '``) if on one line."""
         found = self.pair(mapping, key)
         if found is None:
@@ -116,16 +131,21 @@ class YamlText:
         between = self.text[found[0].end_mark.index : found[1].start_mark.index]
         return between if between.startswith(":") and _one_line(between) else None
 
-    def dash(self, item: yaml.Node) -> int:
+    def dash(self, item: Node) -> int:
         """The index of the ``-`` that opens a block sequence item."""
+        i: int = item.start_mark.index - 1
+        while i >= 0 and self.text[i] in " \t" + _BREAKS:
+            i -= 1
+        if i >= 0 and self.text[i] == "-":
+            return i  # nothing but blanks between the dash and the item, as almost always
         dashes = [t.start_mark.index for t in self.tokens if isinstance(t, yaml.BlockEntryToken)]
-        return max(i for i in dashes if i < item.start_mark.index)
+        return int(max(i for i in dashes if i < item.start_mark.index))
 
-    def comma_after(self, item: yaml.Node, before: int) -> int:
+    def comma_after(self, item: Node, before: int) -> int:
         """The index of the ``,`` after a flow sequence item (and before ``before``)."""
         end = self.content_end(item)
         return min(
-            t.start_mark.index
+            int(t.start_mark.index)
             for t in self.tokens
             if isinstance(t, yaml.FlowEntryToken) and end <= t.start_mark.index < before
         )
@@ -165,10 +185,10 @@ class YamlText:
             start -= 1  # 'units: []  # c' leaves 'units:  # c', not three spaces
         return start, end, ""
 
-    def replace_scalar(self, node: yaml.ScalarNode, new: str) -> Splice:
+    def replace_scalar(self, node: Node, new: str) -> Splice:
         return node.start_mark.index, self.scalar_end(node), new
 
-    def insert_pair_after(self, mapping: yaml.MappingNode, after: yaml.Node, key: str, value: str) -> list[Splice]:
+    def insert_pair_after(self, mapping: Node, after: Node, key: str, value: str) -> list[Splice]:
         """Add ``key: value`` to a mapping, right after the value ``after``."""
         end = self.content_end(after)
         if mapping.flow_style:
@@ -183,7 +203,7 @@ class YamlText:
         return [self.insert_lines(self.line_after(end), [f"{indent}{key}: {value}"])]
 
     def append_item(
-        self, seq: yaml.SequenceNode, pairs: Sequence[tuple[str, str]], model: yaml.MappingNode | None, key_column: int
+        self, seq: Node, pairs: Sequence[tuple[str, str]], model: Node | None, key_column: int
     ) -> list[Splice]:
         """Append a mapping of ``pairs`` (keys and rendered values) to a sequence, laid out like
         ``model`` (an item already in it). An empty ``[]`` under a block key becomes a block
@@ -206,7 +226,7 @@ class YamlText:
             sep = between if _one_line(between) else "," + self.newline(at) + self.indent_of(last.start_mark.index)
         return [(at, at, sep + self._flow_item(pairs, model if model is not None else _mapping(last)))]
 
-    def delete_item(self, seq: yaml.SequenceNode, index: int, key: yaml.Node) -> list[Splice]:
+    def delete_item(self, seq: Node, index: int, key: Node) -> list[Splice]:
         """Delete item ``index`` of a sequence (the value of ``key``); the last item of a block
         sequence leaves ``key: []``."""
         item = seq.value[index]
@@ -233,11 +253,11 @@ class YamlText:
             return [(comma, end, "")]
         return [(comma, comma + 1, ""), self.remove_inline(start, end)]
 
-    def _key_text(self, model: yaml.MappingNode | None, key: str) -> str:
+    def _key_text(self, model: Node | None, key: str) -> str:
         found = self.pair(model, key) if model is not None else None
         return self.source(found[0]) if found else key
 
-    def _block_item(self, pairs: Sequence[tuple[str, str]], model: yaml.MappingNode | None, indent: str) -> list[str]:
+    def _block_item(self, pairs: Sequence[tuple[str, str]], model: Node | None, indent: str) -> list[str]:
         gap = " "
         if model is not None:
             dash = self.dash(model)
@@ -254,7 +274,7 @@ class YamlText:
             lines.append(f"{lead}{self._key_text(model, key)}{sep}{value}")
         return lines
 
-    def _flow_item(self, pairs: Sequence[tuple[str, str]], model: yaml.MappingNode | None) -> str:
+    def _flow_item(self, pairs: Sequence[tuple[str, str]], model: Node | None) -> str:
         opening, closing = "{", "}"
         if model is not None and model.flow_style and self.text[model.start_mark.index] == "{" and model.value:
             pad = self.text[model.start_mark.index + 1 : model.value[0][0].start_mark.index]
@@ -272,20 +292,21 @@ def _one_line(text: str) -> bool:
     return not any(c in _BREAKS for c in text)
 
 
-def _mapping(node: yaml.Node) -> yaml.MappingNode | None:
+def _mapping(node: Node) -> Node | None:
     return node if isinstance(node, yaml.MappingNode) else None
 
 
 def apply(text: str, splices: Sequence[Splice]) -> str:
-    """Apply non-overlapping splices (positions refer to the original text)."""
-    out = text
-    last_start = len(text) + 1
-    for start, end, new in sorted(splices, key=lambda s: (s[0], s[1]), reverse=True):
-        if end > last_start:
+    """Apply non-overlapping splices (positions refer to the original text), in one pass."""
+    pieces = []
+    at = 0
+    for start, end, new in sorted(splices, key=lambda s: (s[0], s[1])):
+        if start < at:
             raise ValueError(f"overlapping edits at {start}..{end}")
-        out = out[:start] + new + out[end:]
-        last_start = start
-    return out
+        pieces += [text[at:start], new]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def is_printable_line(value: str) -> bool:
@@ -315,6 +336,6 @@ def _plain_ok(value: str, flow: bool) -> bool:
     if flow and any(c in value for c in ",[]{}:#"):
         return False
     try:
-        return yaml.safe_load(value) == value
+        return bool(yaml.safe_load(value) == value)
     except yaml.YAMLError:
         return False

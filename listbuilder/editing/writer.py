@@ -11,9 +11,9 @@ from typing import Any
 
 import yaml
 
-from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import as_data
+from listbuilder.rules.system import System
 
 
 class Flow(list):  # type: ignore[type-arg]

@@ -1,55 +1,38 @@
-"""One checked edit of a list's text: the splices it plans, the data it must read back as, and
-the same edit done on a file, under its lock.
+"""One checked edit of a list's text: the splices it plans and the data it must read back as.
 
-Every edit is careful with the user's file:
+Every edit is careful with the user's text:
 
-- the file must load first, through the same loader and checks as ``listbuilder validate``, so
+- the list must load first, through the same loader and checks as ``listbuilder validate``, so
   a broken file gets the same located errors and is never edited;
+- only the lines an edit must change are touched (``yamltext`` plans the splices): comments,
+  key order, blank lines, quoting, indentation, line endings, a byte-order mark and a missing
+  final newline stay as they were;
 - the edited text is parsed again and its data compared with what the edit should give; a
-  mismatch is a bug in listbuilder (``RuntimeError``) and nothing is written;
-- the new text goes to a temporary file beside the list (``.NAME.XXXXXXXX.tmp``) that is renamed
-  over it (``files.writing.atomic_write``), so a crash leaves the old file or the new one, never half
-  of one, and the file keeps its permissions; a symbolic link is followed, not replaced;
-- the read, the check and the write happen under the list's edit lock (``locking``), so edits
-  from other processes or threads wait their turn and none is lost; just before writing, the
-  file is read again: if a program that takes no lock (an editor) changed it since it was read,
-  the edit is refused with a ``ConflictError`` instead of overwriting their change;
-- nothing is written when the text does not change.
+  mismatch is a bug in listbuilder (``RuntimeError``) and nothing is written.
 
-A process killed in the middle of writing can leave its ``.NAME.XXXXXXXX.tmp`` file behind (no
-code runs on SIGKILL or power loss). The list itself is intact; the next successful edit of the
-same list deletes such leftovers once they are older than ``STALE_TEMP_SECONDS``, and they are
-always safe to delete by hand.
-
-The player's edits themselves (add, remove, set, a doctor's suggestion) are in ``editing``.
+How an edit is then written, under the list's lock and with its undo step, is ``apply``.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
-import os
-import re
-import time
-from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
-from listbuilder.errors import InputError
+from listbuilder.collector import few_collections
+from listbuilder.editing.yamltext import YamlText, apply, scalar
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.rules.formats import ArmyList
-from listbuilder.share.locking import locked_edit
-from listbuilder.share.yamledit import YamlText, apply, scalar
+from listbuilder.rules.formats import ArmyList, Entry
 
-STALE_TEMP_SECONDS = 60  # a live write takes milliseconds; older temp files are leftovers of a crash
+BOM = "\ufeff"
 
 
-@record
 @record
 class EditResult(Record):
     """The outcome of an edit: the list's new text, its report, and whether the file changed."""
@@ -59,6 +42,8 @@ class EditResult(Record):
     report: Report  # the edited list, costed and checked: its total, limit and verdict
     changed: bool  # False when the edit left the text as it was (then nothing is written)
     removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
+    done: str = ""  # what the change did, in words ("added 2 of a unit")
+    entry: int | None = None  # the entry the change made or changed, if it is still there
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -69,57 +54,66 @@ class EditResult(Record):
         }
 
 
-def edit_text(text: str, source: Path, catalogs: Catalogs, change: Callable[[_Edit], None]) -> EditResult:
-    """Apply ``change`` to a list's text and check the result; nothing is written anywhere."""
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    edit = _Edit(parse_yaml(text[len(bom) :], source), catalogs, bom)
-    change(edit)
-    return edit.finish()
+class ListEdit:
+    """One edit of one list's text: the loaded list, the splices planned, the data expected.
 
+    A change (``changes``) calls these methods; ``finish`` checks the result. The text is
+    composed again (``YamlText``) for each step, so each step sees the text as it now is."""
 
-def edit_file(path: Path, catalogs: Catalogs, change: Callable[[_Edit], None], *, write: bool = True) -> EditResult:
-    """Apply ``change`` to the list file at ``path`` and write the result, if it changed.
-
-    The file loads through the same checks as ``validate``. The read, the edit and the write run
-    under the list's edit lock (``locking.locked_edit``), so concurrent edits from processes or
-    threads each land in turn; a writer that takes no lock and changes the file meanwhile gets
-    the edit refused (``ConflictError``)."""
-    results: list[EditResult] = []
-
-    def on_text(text: str) -> str:
-        results.append(edit_text(text, path, catalogs, change))
-        return results[-1].text
-
-    done = locked_edit(path, on_text, write=write)
-    result = dataclasses.replace(results[-1], text=done.data.decode("utf-8"))
-    if done.written:
-        removed = remove_stale_temp_files(Path(os.path.realpath(path)))
-        result = dataclasses.replace(result, removed_temp_files=removed)
-    return result
-
-
-class _Edit:
-    """One edit of one list's text: the loaded list, the splices planned, the data expected."""
-
-    def __init__(self, doc: Document, catalogs: Catalogs, bom: str = "") -> None:
-        self.path = doc.path
+    def __init__(self, text: str, source: Path, catalogs: Catalogs) -> None:
+        self.bom = BOM if text.startswith(BOM) else ""
+        self.doc: Document = parse_yaml(text[len(self.bom) :], source, keep_node=True)
+        self.path = source
         self.catalogs = catalogs
-        self.doc = doc
         self.army: ArmyList
-        self.army, self.system = parse_list(doc, catalogs)
-        self.bom = bom
-        self.body = doc.text
-        self.expected: dict[str, Any] = copy.deepcopy(doc.data)
+        self.army, self.system = parse_list(self.doc, catalogs)
+        self.body = self.doc.text
+        # What the edited text must read back as: a copy of the top and of the entry list, and of
+        # each entry a step changes (``_entry_data``), not of all of a long list's entries.
+        self.expected: dict[str, Any] = dict(self.doc.data)
+        self.expected["units"] = list(self.doc.data["units"])
+        self._copied: set[int] = set()
+        self.values_from_user = False  # a value the user chose, checked only by reading it back
+        self.entry: int | None = None  # the entry the change made or changed
+        self.outcome: tuple[int, bool] | None = None  # the total and verdict the edit must give
+
+    # --- where --------------------------------------------------------------------------------
 
     def _yaml(self) -> YamlText:
-        return YamlText(self.body)
+        """The text as it now is, composed (the first step reuses the tree the list was read from)."""
+        root = self.doc.node if self.body is self.doc.text else None
+        return YamlText(self.body, root)
+
+    def _entry_data(self, index: int) -> dict[str, Any]:
+        """The expected data of entry ``index``, copied before its first change."""
+        if index not in self._copied:
+            self.expected["units"][index] = copy.deepcopy(self.expected["units"][index])
+            self._copied.add(index)
+        data: dict[str, Any] = self.expected["units"][index]
+        return data
 
     def _units(self, y: YamlText) -> tuple[Any, Any]:
         found = y.pair(y.root, "units")
-        assert found is not None
+        assert found is not None  # parse_list made sure the list has units
         return found
 
+    def entry_at(self, index: object) -> Entry:
+        """Entry ``index`` of the list as loaded; an ``InputError`` for an index it does not have."""
+        entries = self.army.entries
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(entries):
+            raise InputError(
+                f"the list has no entry {index!r}",
+                file=self.path,
+                details=[ErrorDetail(message=f"entries are numbered 0 to {len(entries) - 1}", hint="reload the list")]
+                if entries
+                else [ErrorDetail(message="the list has no entries yet")],
+            )
+        return entries[index]
+
+    # --- steps --------------------------------------------------------------------------------
+
     def set_top(self, key: str, value: str | int) -> None:
+        """Set a key of the list itself (its name or limit); a missing limit goes after the name."""
         y = self._yaml()
         rendered = str(value)
         found = y.pair(y.root, key)
@@ -127,13 +121,34 @@ class _Edit:
             if isinstance(value, str):
                 rendered = scalar(value, found[1].style if found[1].style in ("'", '"') else None, y.root.flow_style)
             self.body = apply(self.body, [y.replace_scalar(found[1], rendered)])
-        else:  # only the limit can be missing: add it after the name, where the README puts it
+        else:
             name = y.pair(y.root, "name")
             assert name is not None
             self.body = apply(self.body, y.insert_pair_after(y.root, name[1], key, rendered))
         self.expected[key] = value
 
+    def set_field(self, index: int, key: str, value: str | int | bool) -> None:
+        """Write ``key: value`` on entry ``index``: replaced where it is, else after its count or name."""
+        y = self._yaml()
+        item = self._units(y)[1].value[index]
+        found = y.pair(item, key)
+        if isinstance(value, bool):
+            rendered = "true" if value else "false"
+        elif isinstance(value, int):
+            rendered = str(value)
+        else:
+            rendered = scalar(value, None, bool(item.flow_style))
+        if found is not None:
+            splices = [y.replace_scalar(found[1], rendered)]
+        else:
+            anchor = y.pair(item, "count") or y.pair(item, "unit") or y.pair(item, "name")
+            assert anchor is not None  # parse_list made sure each entry has a unit or a name
+            splices = y.insert_pair_after(item, anchor[1], key, rendered)
+        self.body = apply(self.body, splices)
+        self._entry_data(index)[key] = value
+
     def set_count(self, index: int, count: int) -> None:
+        """Give entry ``index`` ``count`` models (a ``count:`` line right after its name)."""
         y = self._yaml()
         item = self._units(y)[1].value[index]
         found = y.pair(item, "count")
@@ -144,7 +159,7 @@ class _Edit:
             assert anchor is not None
             splices = y.insert_pair_after(item, anchor[1], "count", str(count))
         self.body = apply(self.body, splices)
-        self.expected["units"][index]["count"] = count
+        self._entry_data(index)["count"] = count
 
     def set_leaders(self, index: int, leaders: int) -> None:
         """Write that ``leaders`` of entry ``index``'s models (its count as planned so far) lead.
@@ -153,7 +168,7 @@ class _Edit:
         (nothing for a profile that is no leader); some: ``leaders: N``. An existing ``leader:`` or
         ``leaders:`` line is rewritten in place, its key renamed if need be, so nothing else moves.
         """
-        data = self.expected["units"][index]
+        data = self._entry_data(index)
         count = data.get("count", 1)
         catalog = self.system.find_unit(str(data["unit"])) if "unit" in data else None
         profile = bool(catalog.leader) if catalog is not None else False  # what no key means
@@ -191,7 +206,7 @@ class _Edit:
         y = self._yaml()
         item = self._units(y)[1].value[index]
         found = y.pair(item, key)
-        data = self.expected["units"][index]
+        data = self._entry_data(index)
         if isinstance(value, tuple | list):
             old, new = list(data.get(key) or []), list(value)
             if found is None or any(v not in old for v in new) or len(new) > len(old):
@@ -219,6 +234,7 @@ class _Edit:
         data[key] = value
 
     def append(self, unit_name: str, count: int, leader: bool | None = None) -> None:
+        """Append a ``- unit: NAME`` entry, laid out like the entries already there."""
         y = self._yaml()
         key, seq = self._units(y)
         model = self._model_entry(y, seq)
@@ -239,59 +255,84 @@ class _Edit:
             added["leader"] = leader
         self.expected["units"].append(added)
 
+    def append_pairs(self, pairs: list[tuple[str, str]], data: dict[str, Any]) -> None:
+        """Append an entry of rendered ``pairs`` (a custom unit) that reads back as ``data``."""
+        y = self._yaml()
+        key, seq = self._units(y)
+        items = list(seq.value)
+        model = items[-1] if items else None
+        column = -1 if y.root.flow_style else key.start_mark.column
+        self.body = apply(self.body, y.append_item(seq, pairs, model, column))
+        self.expected["units"].append(data)
+
+    @property
+    def flow(self) -> bool:
+        """Whether new entries are written in flow style (``[...]``)."""
+        return bool(self._units(self._yaml())[1].flow_style)
+
     @staticmethod
     def _model_entry(y: YamlText, seq: Any) -> Any:
         """The entry a new one should look like: the last catalog entry, else the last entry."""
         items = list(seq.value)  # parse_list made sure every entry is a mapping
-        catalog = [i for i in items if y.pair(i, "unit") is not None]
-        return (catalog or items or [None])[-1]
+        for item in reversed(items):
+            if y.pair(item, "unit") is not None:
+                return item
+        return items[-1] if items else None
 
     def delete(self, indices: list[int]) -> None:
-        # One at a time from the last, re-reading the text each time: each deletion then sees
-        # the commas and neighbours as they are.
-        for index in sorted(set(indices), reverse=True):
+        """Delete entries. In a block sequence that keeps an entry, all at once (their lines do not
+        overlap); otherwise one at a time from the last, each seeing the commas as they then are."""
+        wanted = sorted(set(indices), reverse=True)
+        if not wanted:
+            return
+        y = self._yaml()
+        key, seq = self._units(y)
+        if not seq.flow_style and len(wanted) < len(seq.value):
+            splices = [s for index in wanted for s in y.delete_item(seq, index, key)]
+            try:
+                self.body = apply(self.body, splices)
+            except ValueError:  # the last line of a text without a final newline: one at a time
+                return self._delete_each(wanted)
+            wanted_set = set(wanted)
+            self.expected["units"] = [e for i, e in enumerate(self.expected["units"]) if i not in wanted_set]
+            self._copied = set()  # indices moved: copy again before a later change
+            return
+        self._delete_each(wanted)
+
+    def _delete_each(self, wanted: list[int]) -> None:
+        for index in wanted:
             y = self._yaml()
             key, seq = self._units(y)
             self.body = apply(self.body, y.delete_item(seq, index, key))
             del self.expected["units"][index]
+        self._copied = set()
+
+    # --- the check ----------------------------------------------------------------------------
 
     def finish(self) -> EditResult:
-        """Check the edited text reads back as intended."""
+        """Check the edited text reads back as intended, and cost and judge the edited list."""
+        with few_collections():  # what is read back is kept: a collection meanwhile frees nothing
+            return self._finish()
+
+    def _finish(self) -> EditResult:
         try:
             doc = parse_yaml(self.body, self.path)
             army, system = parse_list(doc, self.catalogs)
         except InputError as exc:
+            if self.values_from_user:  # the value the user chose is what the list refuses
+                raise
             raise RuntimeError(
                 f"listbuilder made an edit it cannot read back; {self.path} is unchanged:\n{exc}"
             ) from exc
         if doc.data != self.expected:
             raise RuntimeError(f"listbuilder made an edit that reads back wrong; {self.path} is unchanged")
+        report = build_report(army, system, self.catalogs)
+        if self.outcome is not None and (report.total, report.legal()) != self.outcome:
+            raise RuntimeError("applying a suggestion gave another list than the one suggested")
         return EditResult(
             path=self.path,
             text=self.bom + self.body,
-            report=build_report(army, system, self.catalogs),
+            report=report,
             changed=self.body != self.doc.text,
+            entry=self.entry if self.entry is not None and self.entry < len(army.entries) else None,
         )
-
-
-def remove_stale_temp_files(path: Path, older_than: float = STALE_TEMP_SECONDS) -> tuple[Path, ...]:
-    """Delete the ``.NAME.XXXXXXXX.tmp`` files a killed write to ``path`` left beside it.
-
-    Only files named exactly as ``atomic_write`` names them, and older than ``older_than``
-    seconds (a write in progress is younger), are removed. Returns the files removed.
-    """
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
-    removed = []
-    cutoff = time.time() - older_than
-    try:
-        candidates = [p for p in path.parent.iterdir() if pattern.fullmatch(p.name)]
-    except OSError:
-        return ()
-    for leftover in candidates:
-        try:
-            if leftover.is_file() and not leftover.is_symlink() and leftover.stat().st_mtime < cutoff:
-                leftover.unlink()
-                removed.append(leftover)
-        except OSError:
-            continue
-    return tuple(removed)

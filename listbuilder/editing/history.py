@@ -1,0 +1,230 @@
+"""A list's undo and redo steps, kept in ``FOLDER/.listbuilder/``, held to the same rules as lists.
+
+- ``.listbuilder/history/NAME.yaml/undo/000042-VERSION.yaml``: the list as it was before each
+  change made through ``apply_change`` (at most ``MAX_STEPS``), named by the version the change
+  produced, so an undo can tell whether anyone changed the file since;
+- ``.../redo/``: the versions an undo took back, until the next change.
+
+Every folder on the way (``.listbuilder``, ``history``, ``NAME.yaml``, ``undo``) must be a real
+folder inside FOLDER: a symbolic link (or a Windows junction) that leads out, a plain file or any
+other special file there is refused with a clear error, and that check is made before the list is
+touched. A step is read only if it is a regular file of ours (not a link), within the size of a
+list file, UTF-8, and a list of the same rule set; one that is not is removed and reported, and
+never written over the list. All of it runs under the list's edit lock (``apply``), so each
+change gets its own step, numbered in turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import stat
+from pathlib import Path
+
+from listbuilder.army.listfile import parse_list
+from listbuilder.errors import ConflictError, ErrorDetail, InputError, ListbuilderError
+from listbuilder.files.reading import MAX_FILE_BYTES
+from listbuilder.files.writing import atomic_write
+from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.rules.catalog import Catalogs
+
+STATE = ".listbuilder"
+MAX_STEPS = 100  # undo steps kept per list
+BOM = "\ufeff"
+_STEP = re.compile(r"(\d{6})-([0-9a-f]{16})\.yaml")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows: there the lstat before the open is the check
+
+
+def version_of(text: str) -> str:
+    """The version of a list's text: the first 16 hex digits of the SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def refuse(where: Path, why: str) -> InputError:
+    """The error of a history path that breaks the rules: nothing was changed."""
+    return InputError(
+        f"listbuilder's history folder cannot be used: {why}",
+        file=where,
+        details=[
+            ErrorDetail(
+                message="the list was not changed",
+                hint=f"move '{STATE}' out of the list's folder (it holds only undo steps and deleted lists)",
+            )
+        ],
+    )
+
+
+def safe_folder(folder: Path, parts: tuple[str, ...], *, create: bool) -> Path | None:
+    """``folder/parts...`` checked one part at a time: each a real folder inside ``folder``.
+
+    Missing parts are made when ``create`` (else ``None`` is returned: nothing is kept there).
+    Raises ``InputError`` for a link, a plain file or a special file on the way."""
+    root = Path(os.path.realpath(folder))
+    here = root
+    for part in parts:
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except FileNotFoundError:
+            if not create:
+                return None
+            try:
+                os.mkdir(here)
+            except FileExistsError:
+                pass  # made meanwhile by another process: checked below
+            except OSError as exc:
+                raise refuse(here, f"it cannot be made ({exc.strerror or exc})") from None
+            st = os.lstat(here)
+        except OSError as exc:
+            raise refuse(here, f"it cannot be read ({exc.strerror or exc})") from None
+        if stat.S_ISLNK(st.st_mode) or _is_junction(here):
+            raise refuse(here, "it is a link, and nothing of listbuilder's may lead out of the folder")
+        if not stat.S_ISDIR(st.st_mode):
+            raise refuse(here, "it is not a folder")
+        if Path(os.path.realpath(here)) != here:
+            raise refuse(here, "it leads out of the folder")
+    return here
+
+
+def _is_junction(path: Path) -> bool:
+    isjunction = getattr(os.path, "isjunction", None)  # Python 3.12; the realpath check covers 3.11
+    return bool(isjunction(path)) if isjunction is not None else False
+
+
+class History:
+    """The undo and redo steps of the list at ``path`` (a list of its folder, already checked)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.parts = (STATE, "history", path.name)
+
+    def folder(self, kind: str, *, create: bool = False) -> Path | None:
+        return safe_folder(self.path.parent, (*self.parts, kind), create=create)
+
+    def check(self) -> None:
+        """Refuse, before the list is touched, a history whose folders break the rules."""
+        self.folder("undo", create=True)
+        self.folder("redo", create=True)
+
+    def steps(self, kind: str) -> list[tuple[int, str, Path]]:
+        """The steps of ``kind`` (``undo`` or ``redo``), oldest first: (number, version after, file)."""
+        try:
+            folder = self.folder(kind)
+        except InputError:
+            return []
+        if folder is None:
+            return []
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return []
+        found = [(int(m.group(1)), m.group(2), folder / n) for n in names if (m := _STEP.fullmatch(n))]
+        return sorted(found)
+
+    def depth(self) -> tuple[int, int]:
+        """How many undo and redo steps the list has."""
+        return len(self.steps("undo")), len(self.steps("redo"))
+
+    def push(self, kind: str, text: str, version_after: str) -> Path:
+        """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go."""
+        folder = self.folder(kind, create=True)
+        assert folder is not None
+        steps = self.steps(kind)
+        number = steps[-1][0] + 1 if steps else 1
+        target = folder / f"{number % 1_000_000:06d}-{version_after}.yaml"
+        # Not waiting for the disk: losing a step to a power cut loses an undo, never a list.
+        atomic_write(target, text.encode("utf-8"), durable=False)
+        for _, _, old in steps[: max(0, len(steps) + 1 - MAX_STEPS)]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+        return target
+
+    def clear(self, kind: str) -> None:
+        for _, _, step in self.steps(kind):
+            with contextlib.suppress(OSError):
+                step.unlink()
+
+    def sweep(self) -> None:
+        """Remove the temporary files of step writes a killed process left (call it under the lock)."""
+        for kind in ("undo", "redo"):
+            folder = self.folder(kind)
+            if folder is None:
+                continue
+            for name in os.listdir(folder):
+                if name.startswith(".") and name.endswith(".tmp"):
+                    with contextlib.suppress(OSError):
+                        if not os.path.islink(folder / name):
+                            os.unlink(folder / name)
+
+    def last(self, kind: str, current: str, catalogs: Catalogs) -> tuple[Path, str]:
+        """The newest step of ``kind`` and its text, checked: refused when the list changed since
+        that step was made; a damaged step is removed and reported (``InputError``)."""
+        steps = self.steps(kind)
+        if not steps:
+            raise InputError(
+                f"there is nothing to {kind}",
+                file=self.path,
+                details=[ErrorDetail(message=f"no change to {kind} is kept")],
+            )
+        _, after, step_file = steps[-1]
+        if version_of(current) != after:
+            raise ConflictError(
+                f"the file changed since the last change made here, so it cannot be {kind}ne",
+                file=self.path,
+                details=[
+                    ErrorDetail(
+                        message=f"{kind}ing would lose that change",
+                        hint="change the list again, or edit the file by hand",
+                    )
+                ],
+            )
+        try:
+            text = self._read_step(step_file, current, catalogs)
+        except _Damaged as exc:
+            with contextlib.suppress(OSError):
+                step_file.unlink()  # a link or a file: removing it never touches what it points at
+            raise InputError(
+                f"the last {kind} step of this list cannot be used: {exc}",
+                file=step_file,
+                details=[ErrorDetail(message="it was removed, and the list was not changed")],
+            ) from None
+        return step_file, text
+
+    def _read_step(self, step_file: Path, current: str, catalogs: Catalogs) -> str:
+        try:
+            st = os.lstat(step_file)
+        except OSError as exc:
+            raise _Damaged(f"it cannot be read ({exc.strerror or exc})") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise _Damaged("it is a link or a special file, not a step listbuilder wrote")
+        if st.st_size > MAX_FILE_BYTES:
+            raise _Damaged(f"it is {st.st_size:,} bytes, more than a list file may be")
+        try:
+            fd = os.open(step_file, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_BINARY", 0))
+        except OSError as exc:
+            raise _Damaged(f"it cannot be read ({exc.strerror or exc})") from None
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise _Damaged("it is not a regular file")
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise _Damaged("it is larger than a list file may be")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Damaged("it is not UTF-8 text") from None
+        body = text.removeprefix(BOM)
+        try:
+            _, system = parse_list(parse_yaml(body, step_file), catalogs)
+            _, now = parse_list(parse_yaml(current.removeprefix(BOM), self.path), catalogs)
+        except ListbuilderError as exc:
+            raise _Damaged(f"it is not a list ({exc.summary})") from None
+        if system.id != now.id:
+            raise _Damaged(f"it is a {system.id} list, and this list is {now.id}")
+        return text
+
+
+class _Damaged(Exception):
+    """A step that is not one listbuilder wrote: why, in words."""

@@ -1,0 +1,42 @@
+"""The values a change is given, checked before anything is planned: counts, names, limits."""
+
+from __future__ import annotations
+
+from listbuilder.editing.yamltext import is_printable_line
+from listbuilder.errors import ErrorDetail, InputError
+
+
+def check_count(count: object, verb: str) -> None:
+    """A count of models to add or remove: a whole number of at least 1."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InputError(
+            f"the number of models to {verb} must be a whole number of at least 1, found {count!r}",
+            details=[ErrorDetail(message="give a count of 1 or more")],
+        )
+
+
+def check_name(name: str) -> str:
+    """A list's name: one line of text, stripped."""
+    name = name.strip()
+    if not name or not is_printable_line(name):
+        raise InputError(
+            "a list's name must be one line of text",
+            details=[ErrorDetail(message=f"found {name!r}", hint="give a name such as 'Zombie Family'")],
+        )
+    return name
+
+
+def parse_limit(key: str, value: object) -> int:
+    """A limit given as a number or as text: a whole number of at least 1."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise bad_limit(key, value)
+    return value
+
+
+def bad_limit(key: str, value: object) -> InputError:
+    return InputError(
+        f"the limit must be a whole number of at least 1, found {value!r}",
+        details=[ErrorDetail(message=f"'{key}' counts the size of a game", hint=f"for example: {key} 100")],
+    )

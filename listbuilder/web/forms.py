@@ -1,0 +1,102 @@
+"""The builder's forms read into the values the API takes: a change, a custom unit's stats.
+
+The web is the only face that posts forms, so reading them lives here: each form names its
+change (``change=add``...), and ``change_of`` builds that change's record, refusing a form that
+lacks what the change needs before anything is read or written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from listbuilder import api
+from listbuilder.errors import ErrorDetail, InputError, one_of
+
+Fields = Mapping[str, Sequence[str]]
+
+
+def _one(fields: Fields, key: str) -> str | None:
+    values = fields.get(key)
+    return values[-1] if values else None
+
+
+def _number(fields: Fields, key: str, what: str) -> int | None:
+    value = _one(fields, key)
+    if value is None or not value.strip():
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(f"{what} must be a whole number, found '{value}'") from None
+
+
+# Each form's change: the fields it needs, and the record built from them.
+_FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any]]] = {
+    "add": (("unit",), lambda f: api.AddUnit(unit=f["unit"], count=1 if f["count"] is None else f["count"])),
+    "remove": (("unit",), lambda f: api.RemoveUnit(unit=f["unit"], count=f["count"])),
+    "count": (("index", "count"), lambda f: api.SetCount(index=f["index"], count=f["count"])),
+    "leader": (("index", "leader"), lambda f: api.SetLeader(index=f["index"], leader=f["leader"])),
+    "leaders": (("index", "leaders"), lambda f: api.SetLeaders(index=f["index"], leaders=f["leaders"])),
+    "set": (("key", "value"), lambda f: api.SetField(key=f["key"], value=f["value"])),
+    "custom": (("stats",), lambda f: api.AddCustom(stats=f["stats"], count=1 if f["count"] is None else f["count"])),
+    "fix": (("suggestion",), lambda f: api.FollowDoctor(question="fix", number=f["suggestion"])),
+    "fill": (("suggestion",), lambda f: api.FollowDoctor(question="fill", number=f["suggestion"])),
+}
+CHANGES = tuple(_FORMS)
+
+
+def change_of(fields: Fields, system: Callable[[], Any]) -> Any:
+    """The change a builder form posts; ``system()`` gives the list's rule set (a custom unit's stats)."""
+    what = _one(fields, "change") or ""
+    if what not in _FORMS:
+        raise InputError(f"unknown change '{what}'", details=[ErrorDetail(message=f"use {one_of(list(CHANGES))}")])
+    leader = _one(fields, "leader")
+    given: dict[str, Any] = {
+        "unit": _one(fields, "unit"),
+        "index": _number(fields, "index", "the entry"),
+        "count": _number(fields, "count", "the count"),
+        "leader": None if leader is None else leader == "true",
+        "leaders": _number(fields, "leaders", "the number of leaders"),
+        "key": _one(fields, "key"),
+        "value": _one(fields, "value"),
+        "suggestion": _number(fields, "suggestion", "the suggestion"),
+    }
+    needs, build = _FORMS[what]
+    if what == "custom":
+        given["stats"] = stats_of(system(), fields)
+    missing = [k for k in needs if given.get(k) is None]
+    if missing:
+        raise InputError(f"a '{what}' change needs {one_of(missing)}")
+    return build(given)
+
+
+def stats_of(system: Any, fields: Fields) -> dict[str, object]:
+    """Turn a form's fields (each a list of values) into a custom unit's name and stats.
+
+    Empty fields are left out (the pricing then says which stat is missing); numbers must be
+    whole numbers; a 'choices' stat takes every value given."""
+    stats = system.definition.stats
+    values: dict[str, object] = {}
+    errors: list[ErrorDetail] = []
+    name = " ".join(fields.get("name", ())).strip()
+    if name:
+        values["name"] = name
+    for key, stat in stats.items():
+        given = [v.strip() for v in fields.get(key, ()) if v.strip()]
+        if stat.kind == "choices":
+            if given or key in fields:
+                values[key] = given
+            continue
+        if not given:
+            continue
+        if stat.kind == "number":
+            try:
+                values[key] = int(given[-1])
+            except ValueError:
+                errors.append(ErrorDetail(message=f"{stat.label} must be a whole number, found '{given[-1]}'"))
+        else:
+            values[key] = given[-1]
+    if errors:
+        raise InputError("these stats cannot be used", details=errors)
+    return values
