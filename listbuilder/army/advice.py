@@ -49,7 +49,14 @@ def advice(army: ArmyList, system: System, leader_systems: Callable[[], Sequence
                 said = "'leader: true'" if e.leader else f"'leaders: {e.leaders}'"
                 message = f"{system.id} has no leaders, so {said} changes nothing{where}"
                 out.append(
-                    Problem(severity="warning", rule_id="no-leaders", rule=LEADER_RULE, message=message, entry=e.label)
+                    Problem(
+                        severity="warning",
+                        rule_id="no-leaders",
+                        rule=LEADER_RULE,
+                        message=message,
+                        entry=e.label,
+                        entries=(e.index,),
+                    )
                 )
     for e in army.entries:
         shadowed = system.find_unit(e.unit.name) if e.custom else None
@@ -60,6 +67,13 @@ def advice(army: ArmyList, system: System, leader_systems: Callable[[], Sequence
                 "rename it to tell them apart"
             )
             out.append(
-                Problem(severity="warning", rule_id="shadows-catalog", rule=SHADOW_RULE, message=message, entry=e.label)
+                Problem(
+                    severity="warning",
+                    rule_id="shadows-catalog",
+                    rule=SHADOW_RULE,
+                    message=message,
+                    entry=e.label,
+                    entries=(e.index,),
+                )
             )
     return out

@@ -106,6 +106,8 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         entries=tuple(entries),
         file=str(doc.path),
         revision=revision,
+        limit_line=doc.locate((limit_key,), key=True)[0] if limit_key in data else None,
+        units_line=doc.locate(("units",), key=True)[0],
     ), system
 
 
@@ -143,7 +145,7 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
         chosen = _leaders(item, count, unit.leader, leaders, doc, path, errors)
         if chosen is None:
             return None
-        return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=True)
+        return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=True, line=doc.locate(path)[0])
     leader = read_key(ENTRY_LEADER, item, doc, path, errors)
     if leader is INVALID or leaders is INVALID:
         return None
@@ -172,7 +174,7 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     chosen = _leaders(item, count, leader if leader is not None else unit.leader, leaders, doc, path, errors)
     if chosen is None:
         return None
-    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False)
+    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False, line=doc.locate(path)[0])
 
 
 def _leaders(

@@ -140,11 +140,12 @@ class Suggestion(Record):
 class StatlineFix(Record):
     """The nearest legal statlines for a custom unit that breaks its own rules."""
 
-    entry: str  # 'units[0] Scout'
+    entry: str  # 'units[0] Scout', as data paths count entries (from 0)
     options: tuple[Change, ...]
+    place: str = ""  # '#1 Scout', as players count them (from 1)
 
     def text(self) -> str:
-        return f"{self.entry}: " + " or ".join(o.statline() for o in self.options)
+        return f"{self.place or self.entry}: " + " or ".join(o.statline() for o in self.options)
 
 
 Status = Literal["fixed", "nothing to fix", "no legal list", "filled", "nothing to add", "not legal"]

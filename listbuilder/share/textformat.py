@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.costing import unit_cost
-from listbuilder.army.phrases import amount, total_text
+from listbuilder.army.phrases import amount, problem_place, total_text
 from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.files.yamldoc import Document
@@ -148,7 +148,8 @@ def _entry_lines(report: Report) -> list[str]:
 def _problems(report: Report) -> list[tuple[str, str]]:
     out = []
     for p in report.problems:
-        where = f"{p.entry}: " if p.entry else ""
+        place = problem_place(p, report.army.entries, line=False)
+        where = f"{place}: " if place else ""
         out.append((p.severity, " ".join(f"{where}{p.message}".split())))  # always on one line
     return out
 

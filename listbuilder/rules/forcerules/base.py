@@ -67,6 +67,9 @@ class ForceEntry(Protocol):
     @property
     def label(self) -> str: ...
 
+    @property
+    def index(self) -> int: ...
+
 
 class Force(Protocol):
     """What a kind's ``check`` may ask of the force it judges (``army.constraints.Force``)."""
@@ -104,12 +107,14 @@ class Problem(Record):
     rule_id: str
     rule: str
     message: str
-    entry: str | None = None
+    entry: str | None = None  # the entries it is about, as data paths: 'units[0] NAME'
     source: str = ""
     title: str = ""
     action: "Action | None" = None  # a next step a face may offer with it (errors.Action)
+    entries: tuple[int, ...] = ()  # the indices (from 0) of the entries it is about
+    line: int | None = None  # the list file's line: of its first entry, or the limit's for a limit
 
-    __json__ = ("severity", "rule", "rule_id", "message", "entry")
+    __json__ = ("severity", "rule", "rule_id", "message", "entry", "line")
 
 
 @record
@@ -241,7 +246,7 @@ class ForceRule(Record):
         """Add this rule's rows to the doctor's integer program."""
         raise NotEncodable(self, f"the doctor has no linear form for '{getattr(self, 'kind', type(self).__name__)}'")
 
-    def problem(self, message: str, entry: str | None = None) -> Problem:
+    def problem(self, message: str, entry: str | None = None, entries: tuple[int, ...] = ()) -> Problem:
         return Problem(
             severity=self.severity,
             rule_id=self.id,
@@ -250,6 +255,7 @@ class ForceRule(Record):
             entry=entry,
             source=self.source,
             title=self.title,
+            entries=entries,
         )
 
 
@@ -272,6 +278,10 @@ def contributors(members: Sequence[tuple[ForceEntry, int]]) -> str:
 
 def entry_labels(members: Sequence[tuple[ForceEntry, int]]) -> str:
     return ", ".join(e.label for e, _ in members)
+
+
+def entry_indices(members: Sequence[tuple[ForceEntry, int]]) -> tuple[int, ...]:
+    return tuple(e.index for e, _ in members)
 
 
 def group_of(system: RuleSet, rule: Any) -> Group | None:

@@ -16,6 +16,7 @@ from listbuilder.rules.forcerules.base import (
     Problem,
     RuleSetFile,
     contributors,
+    entry_indices,
     entry_labels,
     group_of,
     noun,
@@ -65,6 +66,7 @@ class AtMost(ForceRule):
             self.problem(
                 f"{over:,} {noun(force.system, group, over)} too many: {found}, at most {self.count:,}",
                 entry_labels(members) if group is not None else None,
+                entry_indices(members) if group is not None else (),
             )
         ]
 
@@ -124,6 +126,7 @@ class Exactly(ForceRule):
                 f"{over:,} {noun(force.system, group, over)} too many: {n:,} ({contributors(members)}), "
                 f"exactly {self.count:,} allowed",
                 entry_labels(members),
+                entry_indices(members),
             )
         ]
 
@@ -201,6 +204,7 @@ class AtMostPer(ForceRule):
                 f"{over:,} {noun(force.system, group, over)} too many: {n:,} among {total:,} {models.of(total)}, "
                 f"at most {allowed:,} ({self.count} per {self.per} {models.plural}, rounded {self.rounding})",
                 entry_labels(members),
+                entry_indices(members),
             )
         ]
 

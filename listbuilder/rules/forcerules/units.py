@@ -5,6 +5,7 @@ list around it. For the list doctor each gives the nearest values that would obe
 (``nearest``) and, as its linear form, forbids fielding a profile that breaks it.
 """
 
+import dataclasses
 from typing import Any, Literal
 
 from listbuilder.errors import Location
@@ -26,7 +27,8 @@ class UnitRule(ForceRule):
     def check(self, force: Force) -> list[Problem]:
         out: list[Problem] = []
         for e in force.entries:
-            out += self.unit_problems(force.system, e.unit, force.size(e.unit), e.label)
+            found = self.unit_problems(force.system, e.unit, force.size(e.unit), e.label)
+            out += [dataclasses.replace(p, entries=(e.index,)) for p in found]
         return out
 
     def nearest(self, system: RuleSet, unit: Unit, size: int) -> dict[str, tuple[Any, ...]]:
