@@ -106,6 +106,16 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
             file=where,
             details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
         )
+    if to is not None:
+        from listbuilder.army.report import build_report
+
+        total = build_report(army, system).total
+        if to < total:  # nothing can be added to reach less than there is
+            raise InputError(
+                f"the total to fill to, {to:,} {unit}, is below the list's total of {total:,}",
+                file=where,
+                details=[ErrorDetail(message=f"give a total above {total:,}, or none to fill to the list's limit")],
+            )
     chosen = None if faction is None else faction_named(system, faction)
     with _located(where):
         return fill(army, system, to, chosen, basis)

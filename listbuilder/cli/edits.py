@@ -56,7 +56,8 @@ def add(
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
     try:
-        say(views.edited(api.add_unit(file, api.open_catalogs(catalogs), unit, count), f"added {count} {unit}"))
+        result = api.add_unit(file, api.open_catalogs(catalogs), unit, count)
+        say(views.edited(result, f"added {count} {views.unit_named(result.report, unit)}"))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -74,8 +75,16 @@ def remove(
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
     try:
-        what = f"removed {count} {unit}" if count is not None else f"removed every {unit}"
-        say(views.edited(api.remove_unit(file, api.open_catalogs(catalogs), unit, count), what))
+        books = api.open_catalogs(catalogs)
+        before = api.check_list(file, books)
+        name = views.unit_named(before, unit)
+        had = sum(ln.entry.count for ln in before.lines if ln.entry.unit.name.lower() == name.lower())
+        result = api.remove_unit(file, books, unit, count)
+        if count is not None:
+            what = f"removed {count} {name}"
+        else:  # every model of it: say how many, and how to take fewer
+            what = f"removed every {name}, {had:,} in all" + (" (--count 1 takes out one)" if had > 1 else "")
+        say(views.edited(result, what))
     except ListbuilderError as exc:
         fail(exc)
 

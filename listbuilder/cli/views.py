@@ -103,7 +103,8 @@ def points(report: Report, strict: bool = False) -> str:
         rows.append([str(e.number), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
-    lines = [f"{report.army.name} ({report.system.definition.name}), {report.army.file}"]
+    # the rule set's name may hold brackets of its own ("Deathzap (simplified)"): none around it
+    lines = [f"{report.army.name} · {report.system.definition.name} · {report.army.file}"]
     lines += table(rows, right=(0, 2, 3, 4))
     lines.append(f"  {api.headline(report, strict)}")
     lines += problem_lines(report.problems, report, strict)
@@ -165,6 +166,12 @@ def catalog(listing: CatalogListing) -> str:
 def pricing(result: Pricing) -> str:
     """A priced statline, term by term, and its verdict."""
     return cost(result.system, result.unit, result.parts, result.problems)
+
+
+def unit_named(report: Report, typed: str) -> str:
+    """The name of the list's unit the user typed in any case ('hunter'), as its catalog spells it."""
+    wanted = typed.strip().lower()
+    return next((ln.entry.unit.name for ln in report.lines if ln.entry.unit.name.lower() == wanted), typed.strip())
 
 
 def edited(result: EditResult, done: str) -> str:

@@ -182,8 +182,11 @@ _STR_TAG = "tag:yaml.org,2002:str"
 # catalog never means those, so only plain decimal numbers are numbers (as '0o17' is text).
 _NUMBER_TAGS = frozenset({"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"})
 _PLAIN_NUMBER = re.compile(
-    r"[-+]?(0|[1-9][0-9_]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+    r"[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
 )
+# YAML 1.1 also reads 'yes', 'no', 'on', 'off', 'y' and 'n' as true or false; only true and false are.
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_PLAIN_BOOL = frozenset({"true", "false"})
 
 
 def _odd_number(text: str, value: Any) -> tuple[str, str]:
@@ -195,6 +198,8 @@ def _odd_number(text: str, value: Any) -> tuple[str, str]:
         kind = "a hexadecimal number"
     elif text.lstrip("+-").lower().startswith("0b"):
         kind = "a binary number"
+    elif "_" in text:
+        kind = "a number with its underscores dropped"
     else:
         digits = text.lstrip("+-").lstrip("0_") or "0"
         return (
@@ -259,6 +264,13 @@ class _Walker:
         value = self.scalar(node)
         if node.tag in _NUMBER_TAGS and not node.style and not _PLAIN_NUMBER.fullmatch(node.value):
             raise self.fail(node, *_odd_number(node.value, value))
+        if node.tag == _BOOL_TAG and node.value.lower() not in _PLAIN_BOOL:
+            word = "true" if value else "false"
+            raise self.fail(
+                node,
+                f"'{node.value}' would be read as {word} (an old YAML spelling)",
+                f"write {word}, or quote '{node.value}' to make it text",
+            )
         return value
 
     def scalar(self, node: yaml.ScalarNode) -> Any:

@@ -190,7 +190,9 @@ def describe(d: ListDiff) -> str:
     total = f"{old.total:,} → {new.total:,} {new.unit}"
     if new.limit:
         total += f" of {new.limit:,}"
-    lines = [f"{new.army.name} ({new.system.id}): {total} ({_signed(d.total_change)})", f"  {summary(d)}"]
+    lines = [f"{new.army.name} ({new.system.id}): {total} ({_signed(d.total_change)})"]
+    if d.unchanged:  # otherwise each change is on a line of its own below, said once
+        lines.append(f"  {summary(d)}")
     lines += [f"  ~ {h}" for h in d.header]
     for u in d.units:
         cost = f" ({_signed(u.cost_change)} {new.unit})" if u.cost_change else ""
