@@ -103,7 +103,7 @@ def points(report: Report, strict: bool = False) -> str:
         rows.append([str(e.number), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
-    # the rule set's name may hold brackets of its own ("Deathzap (simplified)"): none around it
+    # the rule set's name may hold brackets of its own: no brackets around it
     lines = [f"{report.army.name} · {report.system.definition.name} · {report.army.file}"]
     lines += table(rows, right=(0, 2, 3, 4))
     lines.append(f"  {api.headline(report, strict)}")
