@@ -164,9 +164,9 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     unit = system.find_unit(wanted.strip())
     if unit is None:
         names_ = [u.name for u in system.units.values()]
-        hint = did_you_mean(wanted, names_)
+        close = did_you_mean(wanted, names_)
         message = f"no unit '{wanted}' in the {system.id} catalogs"
-        errors.append(doc.detail((*path, "unit"), message, hint, action=Action(kind="catalog", system=system.id)))
+        errors.append(doc.detail((*path, "unit"), message, close, action=Action(kind="catalog", system=system.id)))
         return None
     if bad or count is INVALID:
         return None

@@ -36,7 +36,7 @@ def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path
             )
         say(to_json(data))
     else:
-        say(views.doctor(answer))
+        say(views.doctor(answer))  # type: ignore[arg-type]  # answer: the DoctorAnswer the API gave
         if result is not None and output is not None:
             say(f"wrote {output}: suggestion 1 carried out")
         elif result is not None:

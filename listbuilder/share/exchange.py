@@ -160,7 +160,7 @@ def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
         sent = json.loads(text)
         written = [Written(line=None, cost=_whole(e.get("cost"))) for e in sent["entries"]]
         written.append(Written(line=None, cost=_whole(sent.get("total"))))
-        skipped = []
+        skipped: list[str] = []
     else:
         data, written, skipped = read_export(text, source, catalogs)
     out = dump_list(data)
