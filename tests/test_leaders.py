@@ -196,3 +196,14 @@ def test_the_editor_schema_knows_leaders(catalogs):
         assert entry["not"] == {"required": ["leader", "leaders"]}
     assert "Exactly one figure in the force is its Leader." in catalog_entry["properties"]["leaders"]["description"]
     json.dumps(schema)
+
+
+def test_removing_models_never_leaves_more_leaders_than_models(cli, write_list):
+    # one in ten (source 003, line 35) is not the point here: the edit must read back
+    path = write_list(
+        "system: speed-range-power\nname: Spears\npoints: 1000\nunits:\n"
+        "  - unit: Sumerian Spearman\n    count: 3\n    leaders: 2\n"
+    )
+    result = cli("remove", path, "Sumerian Spearman", "--count", "2")
+    assert result.exit_code == 0, result.stderr
+    assert path.read_text().endswith("  - unit: Sumerian Spearman\n    count: 1\n    leader: true\n")

@@ -145,6 +145,9 @@ class _Edit:
             splices = y.insert_pair_after(item, anchor[1], "count", str(count))
         self.body = apply(self.body, splices)
         self.expected["units"][index]["count"] = count
+        leaders = self.expected["units"][index].get("leaders")
+        if isinstance(leaders, int) and leaders > count:  # fewer models than leaders: the rest all lead
+            self.set_leaders(index, count)
 
     def set_leaders(self, index: int, leaders: int) -> None:
         """Write that ``leaders`` of entry ``index``'s models (its count as planned so far) lead.
