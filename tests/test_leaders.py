@@ -69,7 +69,7 @@ def test_more_leaders_than_models_names_both_numbers(cli, write_list):
     ("line", "message"),
     [
         ("    leaders: -1\n", "leaders must be 0 or more, found -1"),
-        ("    leaders: yes\n", "leaders must be a whole number"),
+        ("    leaders: many\n", "leaders must be a whole number"),
         ("    leader: true\n    leaders: 1\n", "an entry has both 'leader' and 'leaders'"),
     ],
 )
@@ -168,7 +168,7 @@ def test_diff_says_the_leaders_changed(cli, write_list):
     new = write_list(MARINES + "    leaders: 1\n")
     result = cli("diff", old, new)
     assert result.exit_code == 0
-    assert "Colonial Marine: leaders 5 → 1" in result.stdout
+    assert "  ~ Colonial Marine leaders 5 → 1\n" in result.stdout
 
 
 def test_the_api_sets_leaders_of_an_entry(tmp_path, catalogs):
