@@ -46,7 +46,7 @@ def test_add_remove_set_keep_the_users_file(cli, tmp_path):
     added = cli("add", path, "hunter")
     assert added.exit_code == 0
     assert (
-        "added 1 hunter" in added.stdout and "legal: Zombie Family (might-skirmish), 50 of 100 points" in added.stdout
+        "added 1 Hunter" in added.stdout and "legal: Zombie Family (might-skirmish), 50 of 100 points" in added.stdout
     )
     assert path.read_text() == HAND_WRITTEN.replace("    count: 2\n", "    count: 3\n")
     cli("add", path, "Grandpa Bones")

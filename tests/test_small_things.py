@@ -117,7 +117,7 @@ def test_fix_json_apply_says_which_file_it_wrote(cli, tmp_path):
     ("line", "message"),
     [
         ("points: 1__0", "'1__0' would be read as a number with its underscores dropped, 10"),
-        ("points: 1_000", "'1_000' would be read as a number with its underscores dropped, 1000"),
+        ("points: 1_00_", "'1_00_' would be read as a number with its underscores dropped, 100"),
         ("name: on", "'on' would be read as true (an old YAML spelling)"),
     ],
 )

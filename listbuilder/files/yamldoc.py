@@ -178,11 +178,12 @@ _PLAIN_TAGS = frozenset(
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
-# YAML 1.1 reads '1:30' as 90 (base 60), '0x10' as 16, '0b11' as 3 and '010' as 8; a list or
-# catalog never means those, so only plain decimal numbers are numbers (as '0o17' is text).
+# YAML 1.1 reads '1:30' as 90 (base 60), '0x10' as 16, '0b11' as 3, '010' as 8 and '1__0' as 10;
+# a list or catalog never means those, so only plain decimal numbers are numbers (as '0o17' is
+# text), digits grouped by single underscores between them ('1_000') included.
 _NUMBER_TAGS = frozenset({"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"})
 _PLAIN_NUMBER = re.compile(
-    r"[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+    r"[-+]?(0|[1-9][0-9]*(_[0-9]+)*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
 )
 # YAML 1.1 also reads 'yes', 'no', 'on', 'off', 'y' and 'n' as true or false; only true and false are.
 _BOOL_TAG = "tag:yaml.org,2002:bool"
