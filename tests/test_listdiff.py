@@ -123,5 +123,5 @@ def test_git_driver(tmp_path):
     git("add", "-N", "broken.yaml")
     out = git("--no-pager", "diff")
     assert "listbuilder diff a/z.yaml b/z.yaml" in out
-    assert "now breaks: the points limit" in out
+    assert "+ 1 Storm Treant (+18 points)" in out and "now breaks: A warband costs no more than" in out
     assert "listbuilder diff a/broken.yaml b/broken.yaml (new file)" in out and "+units: [" in out
