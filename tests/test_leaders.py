@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import ROOT
 
 from listbuilder import api
 from listbuilder.errors import InputError
@@ -207,3 +208,9 @@ def test_removing_models_never_leaves_more_leaders_than_models(cli, write_list):
     result = cli("remove", path, "Sumerian Spearman", "--count", "2")
     assert result.exit_code == 0, result.stderr
     assert path.read_text().endswith("  - unit: Sumerian Spearman\n    count: 1\n    leader: true\n")
+
+
+def test_a_statline_and_a_leader_change_name_the_unit_once(cli):
+    # source 003: Speed is a multiple of 3 (line 43); 9 models allow no leader (line 35)
+    out = cli("fix", ROOT / "examples" / "speed-range-power-home-brew.illegal.yaml").stdout
+    assert out.splitlines()[1].startswith('  1. Scout: Speed 7" → 6" (-1 point each), unmark the leader, ')

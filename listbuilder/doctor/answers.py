@@ -63,7 +63,10 @@ class Change(Record):
         lead, plain = (self.leaders, self.delta - self.leaders) if self.leader is not None else (0, self.delta)
         if lead * plain < 0:  # copies kept but marked anew: fewer of one kind, more of the other
             remarked = min(abs(lead), abs(plain))
-            parts.append(self._marks(remarked if lead > 0 else -remarked))
+            marks = self._marks(remarked if lead > 0 else -remarked)
+            if parts:  # after its statline, the unit is named once: 'Scout: Speed 7" → 6", unmark the leader'
+                marks = marks.removeprefix(f"{self.unit}: ")
+            parts.append(marks)
             # What is left is the net change, all of one kind.
             if abs(lead) > abs(plain):
                 lead, plain = lead - remarked if lead > 0 else lead + remarked, 0
