@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder.api.catalogs import faction_named
 from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import build_report
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
@@ -107,8 +108,6 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
             details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
         )
     if to is not None:
-        from listbuilder.army.report import build_report
-
         total = build_report(army, system).total
         if to < total:  # nothing can be added to reach less than there is
             raise InputError(
