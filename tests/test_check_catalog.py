@@ -56,7 +56,6 @@ def test_the_worked_examples_of_speed_range_power_are_catalog_tests(cli):
         ("deathmelt", "figures-limit", "at-the-figures-limit", "over-the-figures-limit"),
         ("deathmelt", "one-leader", "at-the-figures-limit", "no-leader"),
         ("deathmelt", "one-leader", "at-the-figures-limit", "two-leaders"),
-        ("deathmelt", "armour-minimum", "armour-one", "armour-zero"),
         ("deathzap", "figures-limit", "at-the-figures-limit", "over-the-figures-limit"),
         ("deathzap", "figures-minimum", "one-figure", "no-figures"),
         ("melee-module", "figures-limit", "at-the-figures-limit", "over-the-figures-limit"),

@@ -39,8 +39,11 @@ def test_validate_illegal_list_names_each_rule_and_entry(cli):
     assert "NOT LEGAL: Monster Mash (might-skirmish), 114 of 100 points, 9 fighters" in out
     assert "14 points over the 100-point limit (114 of 100)" in out
     assert "2 basic fighters short: 3 of 9, at least 5 needed" in out
-    assert "units[0] Grandpa Bones, units[1] Old Mother: 1 rare fighter too many" in out
-    assert "rule: A warband has at most 2 fighters of the rare classes (Monster, Mech). [line 48]" in out
+    # entries numbered from 1 as 'points' numbers them, the line of the list file, the rule text's line
+    assert "error   line 7, #1 Grandpa Bones, #2 Old Mother: 1 rare fighter too many" in out
+    assert "[line 48]" not in out
+    assert "rule: A warband has at most 2 fighters of the rare classes (Monster, Mech). [rules, line 48]" in out
+    assert "error   line 5: 14 points over the 100-point limit (114 of 100)" in out
 
 
 def test_validate_json_shape(cli):
@@ -77,7 +80,7 @@ def test_points_table(cli):
     result = cli("points", ZOMBIES)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == f"Zombie Family (Might Skirmish), {ZOMBIES}"
+    assert lines[0] == f"Zombie Family · Might Skirmish · {ZOMBIES}"
     assert lines[2].split() == ["1", "Hunter", "2", "10", "20"]  # counted from 1, as a player counts (issue 15)
     assert lines[-2].split() == ["total", "98", "of", "100"]
 

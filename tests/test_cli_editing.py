@@ -27,7 +27,8 @@ def test_new_writes_a_list_and_its_schema_and_never_overwrites(cli, tmp_path, mo
     assert "name: Zombie Family\n" in text and "points: 100\n" in text and "revision: 1\n" in text
     assert (tmp_path / "might-skirmish.schema.json").is_file()
     fresh = cli("validate", tmp_path / "zombie-family.yaml")  # it reads, but an empty list is no force yet
-    assert fresh.exit_code == 1 and "error   no fighters yet" in fresh.stdout, fresh.stdout
+    assert fresh.exit_code == 1, fresh.stdout
+    assert "no fighters yet (add some with 'listbuilder add FILE UNIT')" in fresh.stdout
     again = cli("new", "might-skirmish", "--name", "Zombie Family")
     assert again.exit_code == 2 and "refusing to overwrite" in again.stderr
     assert (tmp_path / "zombie-family.yaml").read_text() == text
@@ -45,7 +46,7 @@ def test_add_remove_set_keep_the_users_file(cli, tmp_path):
     added = cli("add", path, "hunter")
     assert added.exit_code == 0
     assert (
-        "added 1 hunter" in added.stdout and "legal: Zombie Family (might-skirmish), 50 of 100 points" in added.stdout
+        "added 1 Hunter" in added.stdout and "legal: Zombie Family (might-skirmish), 50 of 100 points" in added.stdout
     )
     assert path.read_text() == HAND_WRITTEN.replace("    count: 2\n", "    count: 3\n")
     cli("add", path, "Grandpa Bones")

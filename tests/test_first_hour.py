@@ -160,7 +160,7 @@ def test_leader_true_where_no_rule_counts_leaders_is_warned_with_the_rule_sets_t
     result = cli("validate", path)
     assert result.exit_code == 0  # a warning: the list is still legal
     assert (
-        "warning units[0] Hunter: might-skirmish has no leaders, so 'leader: true' changes nothing; "
+        "warning line 4, #1 Hunter: might-skirmish has no leaders, so 'leader: true' changes nothing; "
         "rule sets with leaders: deathmelt, speed-range-power" in result.stdout
     )
     assert cli("validate", "--strict", path).exit_code == 1

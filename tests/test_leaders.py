@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import ROOT
 
 from listbuilder import api
 from listbuilder.errors import InputError
@@ -69,7 +70,7 @@ def test_more_leaders_than_models_names_both_numbers(cli, write_list):
     ("line", "message"),
     [
         ("    leaders: -1\n", "leaders must be 0 or more, found -1"),
-        ("    leaders: yes\n", "leaders must be a whole number"),
+        ("    leaders: many\n", "leaders must be a whole number"),
         ("    leader: true\n    leaders: 1\n", "an entry has both 'leader' and 'leaders'"),
     ],
 )
@@ -168,7 +169,7 @@ def test_diff_says_the_leaders_changed(cli, write_list):
     new = write_list(MARINES + "    leaders: 1\n")
     result = cli("diff", old, new)
     assert result.exit_code == 0
-    assert "Colonial Marine: leaders 5 → 1" in result.stdout
+    assert "  ~ Colonial Marine leaders 5 → 1\n" in result.stdout
 
 
 def test_the_api_sets_leaders_of_an_entry(tmp_path, catalogs):
@@ -196,3 +197,20 @@ def test_the_editor_schema_knows_leaders(catalogs):
         assert entry["not"] == {"required": ["leader", "leaders"]}
     assert "Exactly one figure in the force is its Leader." in catalog_entry["properties"]["leaders"]["description"]
     json.dumps(schema)
+
+
+def test_removing_models_never_leaves_more_leaders_than_models(cli, write_list):
+    # one in ten (source 003, line 35) is not the point here: the edit must read back
+    path = write_list(
+        "system: speed-range-power\nname: Spears\npoints: 1000\nunits:\n"
+        "  - unit: Sumerian Spearman\n    count: 3\n    leaders: 2\n"
+    )
+    result = cli("remove", path, "Sumerian Spearman", "--count", "2")
+    assert result.exit_code == 0, result.stderr
+    assert path.read_text().endswith("  - unit: Sumerian Spearman\n    count: 1\n    leader: true\n")
+
+
+def test_a_statline_and_a_leader_change_name_the_unit_once(cli):
+    # source 003: Speed is a multiple of 3 (line 43); 9 models allow no leader (line 35)
+    out = cli("fix", ROOT / "examples" / "speed-range-power-home-brew.illegal.yaml").stdout
+    assert out.splitlines()[1].startswith('  1. Scout: Speed 7" → 6" (-1 point each), unmark the leader, ')

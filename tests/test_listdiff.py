@@ -85,7 +85,13 @@ def test_diff_command(cli, write_list):
     new = variant(write_list, ZOMBIES.read_text(), ("  - unit: Cousin Sniper\n", "  - unit: Storm Treant\n"))
     result = cli("diff", ZOMBIES, new)
     assert result.exit_code == 0
-    assert "−1 Cousin Sniper, +1 Storm Treant, +11 points, now breaks: the points limit" in result.stdout
+    # each change once, on a line of its own (the one-line summary is for the web and git)
+    assert result.stdout.splitlines()[:3] == [
+        "Zombie Family (might-skirmish): 98 → 109 points of 100 (+11)",
+        "  - 1 Cousin Sniper (−7 points)",
+        "  + 1 Storm Treant (+18 points)",
+    ]
+    assert "now breaks: A warband costs no more than the agreed points value" in result.stdout
     assert cli("diff", ZOMBIES).exit_code == 2
 
 
@@ -117,5 +123,5 @@ def test_git_driver(tmp_path):
     git("add", "-N", "broken.yaml")
     out = git("--no-pager", "diff")
     assert "listbuilder diff a/z.yaml b/z.yaml" in out
-    assert "now breaks: the points limit" in out
+    assert "+ 1 Storm Treant (+18 points)" in out and "now breaks: A warband costs no more than" in out
     assert "listbuilder diff a/broken.yaml b/broken.yaml (new file)" in out and "+units: [" in out

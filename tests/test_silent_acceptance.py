@@ -239,9 +239,9 @@ def test_an_empty_list_is_not_legal(cli, write_list):
     result = cli("validate", path)
     assert result.exit_code == 1
     assert "NOT LEGAL: Nobody (might-skirmish), 0 of 100 points, 0 fighters" in result.stdout
-    assert "error   no fighters yet" in result.stdout
+    assert "no fighters yet (add some with 'listbuilder add FILE UNIT')" in result.stdout
     figures = write_list("system: deathmelt\nname: Nobody\nunits: []\n")
-    assert "error   no figures yet" in cli("validate", figures).stdout
+    assert "no figures yet (add some with 'listbuilder add FILE UNIT')" in cli("validate", figures).stdout
 
 
 def test_one_model_is_enough_to_be_a_force(cli, write_list):

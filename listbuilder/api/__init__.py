@@ -100,8 +100,10 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.constraints import Problem as Problem
     from listbuilder.army.costing import CostPart as CostPart
     from listbuilder.army.phrases import amount as amount
+    from listbuilder.army.phrases import citation as citation
     from listbuilder.army.phrases import headline as headline
     from listbuilder.army.phrases import leader_tag as leader_tag
+    from listbuilder.army.phrases import problem_place as problem_place
     from listbuilder.army.phrases import stats_line as stats_line
     from listbuilder.army.phrases import total_text as total_text
     from listbuilder.army.report import Report as Report
@@ -157,7 +159,7 @@ _FROM = {
     # The records the actions return and the game's phrases for them, which the faces show.
     "listbuilder.army.constraints": "Problem",
     "listbuilder.army.costing": "CostPart",
-    "listbuilder.army.phrases": "amount headline leader_tag stats_line total_text",
+    "listbuilder.army.phrases": "amount citation headline leader_tag problem_place stats_line total_text",
     "listbuilder.army.report": "Report",
     "listbuilder.doctor": "DoctorAnswer",
     "listbuilder.odds.api": "Outcome",

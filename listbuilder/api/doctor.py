@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from listbuilder.api.catalogs import faction_named
 from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import build_report
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
@@ -106,6 +107,14 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
             file=where,
             details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
         )
+    if to is not None:
+        total = build_report(army, system).total
+        if to < total:  # nothing can be added to reach less than there is
+            raise InputError(
+                f"the total to fill to, {to:,} {unit}, is below the list's total of {total:,}",
+                file=where,
+                details=[ErrorDetail(message=f"give a total above {total:,}, or none to fill to the list's limit")],
+            )
     chosen = None if faction is None else faction_named(system, faction)
     with _located(where):
         return fill(army, system, to, chosen, basis)

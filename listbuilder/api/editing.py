@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from listbuilder.api.printing import write_file
 from listbuilder.errors import Action, ErrorDetail, InputError
-from listbuilder.rules.catalog import Catalogs
+from listbuilder.rules.catalog import FACTIONS_DIR, Catalogs
 from listbuilder.rules.system import System
 
 if TYPE_CHECKING:
@@ -79,6 +79,18 @@ def create_list(
             details=[ErrorDetail(message=f"give the limit in {system.size_unit}: {limit} {system.size_unit}")],
         )
     target = output or list_file_name(system, name)
+    if target.parent.name == FACTIONS_DIR:  # catalogs read every .yaml there as a faction
+        raise InputError(
+            f"a list cannot go in a {FACTIONS_DIR}/ folder",
+            file=target,
+            details=[
+                ErrorDetail(
+                    message=f"the catalogs read every file in a {FACTIONS_DIR}/ folder as a faction of units, "
+                    "so a list there would break them",
+                    hint="put the list beside the catalogs, not inside them",
+                )
+            ],
+        )
     if target.exists():
         raise InputError(
             "refusing to overwrite an existing file",

@@ -105,6 +105,8 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         entries=tuple(entries),
         file=str(doc.path),
         revision=revision,
+        limit_line=doc.locate((limit_key,), key=True)[0] if limit_key in data else None,
+        units_line=doc.locate(("units",), key=True)[0],
     ), system
 
 
@@ -142,7 +144,7 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
         chosen = _leaders(item, count, unit.leader, leaders, doc, path, errors)
         if chosen is None:
             return None
-        return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=True)
+        return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=True, line=doc.locate(path)[0])
     leader = read_key(ENTRY_LEADER, item, doc, path, errors)
     if leader is INVALID or leaders is INVALID:
         return None
@@ -161,9 +163,9 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     unit = system.find_unit(wanted.strip())
     if unit is None:
         names_ = [u.name for u in system.units.values()]
-        hint = did_you_mean(wanted, names_)
+        close = did_you_mean(wanted, names_)
         message = f"no unit '{wanted}' in the {system.id} catalogs"
-        errors.append(doc.detail((*path, "unit"), message, hint, action=Action(kind="catalog", system=system.id)))
+        errors.append(doc.detail((*path, "unit"), message, close, action=Action(kind="catalog", system=system.id)))
         return None
     if bad or count is INVALID:
         return None
@@ -171,7 +173,7 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     chosen = _leaders(item, count, leader if leader is not None else unit.leader, leaders, doc, path, errors)
     if chosen is None:
         return None
-    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False)
+    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False, line=doc.locate(path)[0])
 
 
 def _leaders(

@@ -7,16 +7,18 @@ words, so the wording cannot drift between the terminal, the web builder, export
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from listbuilder.rules.statline import stats_text
 
 if TYPE_CHECKING:
     from listbuilder.army.report import Report
-    from listbuilder.rules.formats import Noun, Unit
+    from listbuilder.rules.forcerules import Problem
+    from listbuilder.rules.formats import Entry, Noun, Unit
     from listbuilder.rules.system import System
 
-__all__ = ["amount", "headline", "leader_tag", "stats_line", "total_text"]
+__all__ = ["amount", "citation", "headline", "leader_tag", "problem_place", "stats_line", "total_text"]
 
 
 def stats_line(system: System, unit: Unit) -> str:
@@ -59,3 +61,27 @@ def headline(report: Report, strict: bool = False) -> str:
     """One line: verdict, list name, rule set, total against limit."""
     verdict = "legal" if report.legal(strict) else "NOT LEGAL"
     return f"{verdict}: {report.army.name} ({report.system.id}), {total_text(report)}"
+
+
+def citation(source: str) -> str:
+    """Where a rule comes from, labelled as the rule text's so it never reads as a line of the list:
+    ``line 48`` -> ``rules, line 48``; a ruling stays ``ruling figures-count``."""
+    if source.startswith(("line ", "lines ")):
+        return f"rules, {source}"
+    return source
+
+
+def problem_place(problem: Problem, entries: Sequence[Entry] = (), line: bool = True) -> str:
+    """Where a problem is, as a player reads it: ``line 7, #1 Grandpa Bones, #2 Old Mother``.
+
+    Entries are numbered from 1, as ``points`` numbers them (``entries``: the list's, to name
+    them); the line is the list file's (left out with ``line=False``, for text that travels
+    without the file). Empty for a problem of no particular place."""
+    by_index = {e.index: e for e in entries}
+    named = [by_index[i] for i in problem.entries if i in by_index]
+    parts = [f"line {problem.line}"] if problem.line is not None and line else []
+    if named:
+        parts += [f"#{e.number} {e.unit.name}" for e in named]
+    elif problem.entries:
+        parts += [f"#{i + 1}" for i in problem.entries]
+    return ", ".join(parts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from listbuilder.army.advice import advice, has_leaders
@@ -9,6 +10,7 @@ from listbuilder.army.constraints import Force, Problem, check_force
 from listbuilder.army.costing import entry_cost, figures_in, unit_cost
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.forcerules import Limit
 from listbuilder.rules.formats import ArmyList, Entry, Noun
 from listbuilder.rules.statline import value_text
 
@@ -99,7 +101,24 @@ def build_report(army: ArmyList, system: System, catalogs: Catalogs | None = Non
     problems = advice(army, system, None if catalogs is None else lambda: leader_systems(catalogs))
     problems += check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
     problems += catalog_changes(army, system)
-    return Report(army=army, system=system, lines=lines, total=total, problems=tuple(problems))
+    return Report(army=army, system=system, lines=lines, total=total, problems=located(problems, army, system))
+
+
+def located(problems: list[Problem], army: ArmyList, system: System) -> tuple[Problem, ...]:
+    """Each problem with the list file's line it is about: its first entry's; the limit's for a
+    broken limit (points or figures); the line of 'units:' for the force as a whole."""
+    limits = {c.id for c in system.definition.constraints if isinstance(c, Limit)}
+    lines = {e.index: e.line for e in army.entries}
+    out = []
+    for p in problems:
+        if p.entries:
+            line = lines.get(p.entries[0])
+        elif p.rule_id in limits:
+            line = army.limit_line
+        else:
+            line = army.units_line
+        out.append(dataclasses.replace(p, line=line) if line is not None and p.line is None else p)
+    return tuple(out)
 
 
 def leader_systems(catalogs: Catalogs) -> list[str]:

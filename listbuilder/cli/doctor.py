@@ -23,14 +23,23 @@ WriteOption = Annotated[
 
 def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path | None, books: object) -> None:
 
-    say(to_json(answer.as_json()) if as_json else views.doctor(answer))  # type: ignore[attr-defined]
     suggestions = answer.suggestions  # type: ignore[attr-defined]
+    result = None
     if (apply or output is not None) and suggestions:
         result = api.apply_suggestion(file, books, suggestions[0], output)  # type: ignore[arg-type]
-        if output is not None:
-            if not as_json:
-                say(f"wrote {output}: suggestion 1 carried out")
-        elif not as_json:
+    if as_json:
+        data = answer.as_json()  # type: ignore[attr-defined]
+        if apply or output is not None:  # say what was written, and where
+            written = output if output is not None else file
+            data["applied"] = (
+                None if result is None else {"suggestion": 1, "file": str(written), "changed": result.changed}
+            )
+        say(to_json(data))
+    else:
+        say(views.doctor(answer))  # type: ignore[arg-type]  # answer: the DoctorAnswer the API gave
+        if result is not None and output is not None:
+            say(f"wrote {output}: suggestion 1 carried out")
+        elif result is not None:
             say(views.edited(result, "suggestion 1 carried out"))
     raise typer.Exit(EXIT_OK if answer.ok else EXIT_RULES_BROKEN)  # type: ignore[attr-defined]
 

@@ -76,7 +76,8 @@ def remove(
     """
     try:
         result = api.apply_change(file, api.open_catalogs(catalogs), api.RemoveUnit(unit=unit, count=count))
-        say(views.edited(result, result.done))
+        took_many = count is None and not result.done.endswith(" 1 in all")
+        say(views.edited(result, result.done + (" (--count 1 takes out one)" if took_many else "")))
     except ListbuilderError as exc:
         fail(exc)
 

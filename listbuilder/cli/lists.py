@@ -111,13 +111,14 @@ def cost(
     raise typer.Exit(EXIT_OK if result.legal else EXIT_RULES_BROKEN)
 
 
-def systems(catalogs: CatalogsOption = None) -> None:
+def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> None:
     """List the rule sets listbuilder knows, shipped and your own.
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
     try:
-        say(views.systems(api.systems(api.open_catalogs(catalogs))))
+        found = api.systems(api.open_catalogs(catalogs))
+        say(to_json([s.as_json() for s in found]) if as_json else views.systems(found))
     except ListbuilderError as exc:
         fail(exc)
 
@@ -125,6 +126,7 @@ def systems(catalogs: CatalogsOption = None) -> None:
 def catalog(
     system: Annotated[str, typer.Argument(help="The rule set id.", show_default=False)],
     faction: Annotated[str | None, typer.Option("--faction", help="Show only this faction.")] = None,
+    as_json: JsonOption = False,
     catalogs: CatalogsOption = None,
 ) -> None:
     """List a rule set's ready-made units, with their stats and costs.
@@ -132,7 +134,8 @@ def catalog(
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
     try:
-        say(views.catalog(api.catalog_units(api.open_catalogs(catalogs), system, faction)))
+        listing = api.catalog_units(api.open_catalogs(catalogs), system, faction)
+        say(to_json(listing.as_json()) if as_json else views.catalog(listing))
     except ListbuilderError as exc:
         fail(exc)
 

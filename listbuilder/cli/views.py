@@ -68,23 +68,28 @@ def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str 
     return out
 
 
-def problem_lines(problems: Sequence[Problem]) -> list[str]:
-    """Two lines a problem: what is wrong and where (with the command for the next step it
-    points to), then the rule it breaks."""
+def problem_lines(problems: Sequence[Problem], report: Report | None = None, strict: bool = False) -> list[str]:
+    """Two lines a problem: what is wrong and where (the list file's line, the entries numbered
+    from 1, the command for the next step it points to), then the rule it breaks and where the
+    rule text gives it. With ``strict`` a warning is shown as the error it is then."""
     out = []
+    entries = report.army.entries if report is not None else ()
     for p in problems:
-        where = f"{p.entry}: " if p.entry else ""
+        place = api.problem_place(p, entries)
+        where = f"{place}: " if place else ""
         extra = command_hint(p.action) if p.action is not None else None
-        out.append(f"  {p.severity:<7} {where}{p.message}" + (f" ({extra})" if extra else ""))
-        source = f" [{p.source}]" if p.source else ""
-        out.append(f"          rule: {p.rule}{source}")
+        severity = "error" if strict else p.severity
+        out.append(f"  {severity:<7} {where}{p.message}" + (f" ({extra})" if extra else ""))
+        source = f" [{api.citation(p.source)}]" if p.source else ""
+        made = " (a warning; --strict makes it an error)" if strict and p.severity == "warning" else ""
+        out.append(f"          rule: {p.rule}{source}{made}")
     return out
 
 
 @api.few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
     lines = [f"{report.army.file}: {api.headline(report, strict)}"]
-    lines += problem_lines(report.problems)
+    lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
@@ -95,13 +100,14 @@ def points(report: Report, strict: bool = False) -> str:
         e = line.entry
         lead = api.leader_tag(report.system, e.count, e.leaders) if e.leaders else ""
         name = e.unit.name + lead + (" (custom)" if e.custom else "")
-        rows.append([str(e.index + 1), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
+        rows.append([str(e.number), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
-    lines = [f"{report.army.name} ({report.system.definition.name}), {report.army.file}"]
+    # the rule set's name may hold brackets of its own: no brackets around it
+    lines = [f"{report.army.name} · {report.system.definition.name} · {report.army.file}"]
     lines += table(rows, right=(0, 2, 3, 4))
     lines.append(f"  {api.headline(report, strict)}")
-    lines += problem_lines(report.problems)
+    lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
@@ -160,6 +166,12 @@ def catalog(listing: CatalogListing) -> str:
 def pricing(result: Pricing) -> str:
     """A priced statline, term by term, and its verdict."""
     return cost(result.system, result.unit, result.parts, result.problems)
+
+
+def unit_named(report: Report, typed: str) -> str:
+    """The name of the list's unit the user typed in any case ('hunter'), as its catalog spells it."""
+    wanted = typed.strip().lower()
+    return next((ln.entry.unit.name for ln in report.lines if ln.entry.unit.name.lower() == wanted), typed.strip())
 
 
 def edited(result: EditResult, done: str) -> str:

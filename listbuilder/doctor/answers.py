@@ -63,7 +63,10 @@ class Change(Record):
         lead, plain = (self.leaders, self.delta - self.leaders) if self.leader is not None else (0, self.delta)
         if lead * plain < 0:  # copies kept but marked anew: fewer of one kind, more of the other
             remarked = min(abs(lead), abs(plain))
-            parts.append(self._marks(remarked if lead > 0 else -remarked))
+            marks = self._marks(remarked if lead > 0 else -remarked)
+            if parts:  # after its statline, the unit is named once: 'Scout: Speed 7" → 6", unmark the leader'
+                marks = marks.removeprefix(f"{self.unit}: ")
+            parts.append(marks)
             # What is left is the net change, all of one kind.
             if abs(lead) > abs(plain):
                 lead, plain = lead - remarked if lead > 0 else lead + remarked, 0
@@ -140,11 +143,12 @@ class Suggestion(Record):
 class StatlineFix(Record):
     """The nearest legal statlines for a custom unit that breaks its own rules."""
 
-    entry: str  # 'units[0] Scout'
+    entry: str  # 'units[0] Scout', as data paths count entries (from 0)
     options: tuple[Change, ...]
+    place: str = ""  # '#1 Scout', as players count them (from 1)
 
     def text(self) -> str:
-        return f"{self.entry}: " + " or ".join(o.statline() for o in self.options)
+        return f"{self.place or self.entry}: " + " or ".join(o.statline() for o in self.options)
 
 
 Status = Literal["fixed", "nothing to fix", "no legal list", "filled", "nothing to add", "not legal"]

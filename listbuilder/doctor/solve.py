@@ -49,6 +49,7 @@ def fix(army: ArmyList, system: System, basis: str = "") -> DoctorAnswer:
     statlines = tuple(
         StatlineFix(
             entry=", ".join(f"units[{i}] {slot.name}" for i in slot.entries),
+            place=", ".join(f"#{i + 1} {slot.name}" for i in slot.entries),
             options=tuple(question.change(slot, option, 0) for option in slot.options[1:]),
         )
         for slot in slots

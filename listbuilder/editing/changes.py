@@ -95,7 +95,8 @@ class AddUnit(Change):
             assert unit is not None
             edit.append(unit.name, self.count)
             edit.entry = len(entries)
-        return f"added {self.count} {self.unit}"
+        named = matches[0].unit.name if matches else unit.name if unit is not None else self.unit
+        return f"added {self.count} {named}"
 
 
 @record
@@ -123,11 +124,12 @@ class RemoveUnit(Change):
                 file=edit.path,
                 details=[edit.doc.detail(("units",), f"no entry of 'units' is '{wanted}'", hint)],
             )
-        done = f"removed {self.count} {self.unit}" if self.count is not None else f"removed every {self.unit}"
+        named = matches[0].unit.name
+        have = sum(e.count for e in matches)
+        done = f"removed {self.count} {named}" if self.count is not None else f"removed every {named}, {have:,} in all"
         if self.count is None:
             edit.delete([e.index for e in matches])
             return done
-        have = sum(e.count for e in matches)
         if self.count > have:
             raise InputError(
                 f"cannot remove {self.count} {matches[0].unit.name}: the list has {have}",

@@ -160,6 +160,9 @@ class ListEdit:
             splices = y.insert_pair_after(item, anchor[1], "count", str(count))
         self.body = apply(self.body, splices)
         self._entry_data(index)["count"] = count
+        leaders = self._entry_data(index).get("leaders")
+        if isinstance(leaders, int) and leaders > count:  # fewer models than leaders: the rest all lead
+            self.set_leaders(index, count)
 
     def set_leaders(self, index: int, leaders: int) -> None:
         """Write that ``leaders`` of entry ``index``'s models (its count as planned so far) lead.

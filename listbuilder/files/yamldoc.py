@@ -188,12 +188,16 @@ _PLAIN_TAGS = frozenset(
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
-# YAML 1.1 reads '1:30' as 90 (base 60), '0x10' as 16, '0b11' as 3 and '010' as 8; a list or
-# catalog never means those, so only plain decimal numbers are numbers (as '0o17' is text).
+# YAML 1.1 reads '1:30' as 90 (base 60), '0x10' as 16, '0b11' as 3, '010' as 8 and '1__0' as 10;
+# a list or catalog never means those, so only plain decimal numbers are numbers (as '0o17' is
+# text), digits grouped by single underscores between them ('1_000') included.
 _NUMBER_TAGS = frozenset({"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"})
 _PLAIN_NUMBER = re.compile(
-    r"[-+]?(0|[1-9][0-9_]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+    r"[-+]?(0|[1-9][0-9]*(_[0-9]+)*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
 )
+# YAML 1.1 also reads 'yes', 'no', 'on', 'off', 'y' and 'n' as true or false; only true and false are.
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_PLAIN_BOOL = frozenset({"true", "false"})
 
 
 def _odd_number(text: str, value: Any) -> tuple[str, str]:
@@ -205,6 +209,8 @@ def _odd_number(text: str, value: Any) -> tuple[str, str]:
         kind = "a hexadecimal number"
     elif text.lstrip("+-").lower().startswith("0b"):
         kind = "a binary number"
+    elif "_" in text:
+        kind = "a number with its underscores dropped"
     else:
         digits = text.lstrip("+-").lstrip("0_") or "0"
         return (
@@ -269,6 +275,13 @@ class _Walker:
         value = self.scalar(node)
         if node.tag in _NUMBER_TAGS and not node.style and not _PLAIN_NUMBER.fullmatch(node.value):
             raise self.fail(node, *_odd_number(node.value, value))
+        if node.tag == _BOOL_TAG and node.value.lower() not in _PLAIN_BOOL:
+            word = "true" if value else "false"
+            raise self.fail(
+                node,
+                f"'{node.value}' would be read as {word} (an old YAML spelling)",
+                f"write {word}, or quote '{node.value}' to make it text",
+            )
         return value
 
     def scalar(self, node: yaml.ScalarNode) -> Any:

@@ -184,7 +184,8 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
         out.append(
             "  " + "  ".join(c.rjust(w) if k else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True)))
         )
-    out.append("  – : the rules allow no such attack")
+    if any(c is None for row in cells for c in row):  # the legend explains only what the grid shows
+        out.append("  – : the rules allow no such attack")
     return "\n".join(out)
 
 
@@ -256,4 +257,5 @@ def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
         "efficiency": grid.efficiency is not None,
         "measure": system.size_unit,
         "note": note,
+        "impossible": any(c["text"] == "–" for r in rows for c in r["cells"]),  # a cell the rules allow no attack
     }

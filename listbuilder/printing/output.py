@@ -61,7 +61,9 @@ def render_document_bytes(
             raise RulesBroken(
                 "strict: not rendering lists that break rules (or warn)",
                 details=[
-                    ErrorDetail(message=f"{r.army.file}: {p.message}", hint=p.rule) for r in broken for p in r.problems
+                    ErrorDetail(message=f"{r.army.file}: {p.message}; the rule: {p.rule}")
+                    for r in broken
+                    for p in r.problems
                 ],
             )
     standalone = fmt == "html"

@@ -14,7 +14,7 @@ from listbuilder.army.report import Report
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import CardLine
-from listbuilder.rules.formats import Noun, Unit
+from listbuilder.rules.formats import Entry, Noun, Unit
 from listbuilder.rules.reference import (
     REFERENCE_FILE,
     ReferenceFile,
@@ -47,12 +47,12 @@ def cut(text: str, limit: int) -> str:
     return (kept[:space] if space > 0 else kept).rstrip() + "…"
 
 
-def _printed(problem: Problem) -> Problem:
-    # "units[3] NAME": the entry's place, then its name, cut like the name on its card.
-    entry = problem.entry
-    if entry is not None:
-        place, _, name = entry.partition("] ")
-        entry = f"{place}] {cut(name, NAME_CHARS)}" if name else cut(entry, NAME_CHARS)
+def _printed(problem: Problem, entries: Sequence[Entry]) -> Problem:
+    # The entries' names, cut like the name on their cards: the roster numbers no entry, and the
+    # list file's line means nothing on paper.
+    by_index = {e.index: e for e in entries}
+    named = [by_index[i] for i in problem.entries if i in by_index]
+    entry = ", ".join(cut(e.unit.name, NAME_CHARS) for e in named) or problem.entry
     return dataclasses.replace(problem, entry=entry, message=cut(problem.message, NOTE_CHARS))
 
 
@@ -260,7 +260,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
         models=sum(x.models for x in entries),
         model_noun=d.model.plural,
         legal=report.legal(strict),
-        problems=tuple(_printed(p) for p in report.problems),
+        problems=tuple(_printed(p, report.army.entries) for p in report.problems),
         entries=tuple(entries),
         columns=tuple(s.label for s in d.stats.values()),
         derived_columns=tuple(c.label for c in ref.columns),

@@ -111,13 +111,14 @@ class LinearCost(CostKind):
                 need.error((*where, "terms", i, "per"), "'per' must be at least 1")
 
     def describe(self, d: CostWords) -> str:
-        terms = [
-            f"{t.points} per {t.per}{d.stats[t.stat].suffix} of {d.stats[t.stat].label}"
-            if t.per != 1
-            else f"{t.points} per {d.stats[t.stat].label}"
-            for t in self.terms
-        ]
-        return f"A {d.model.singular} costs " + ", ".join(terms) + f" {d.measure.plural}."
+        # "4 points per Power", "2 points per 3\" of Range": each term reads as English on its own
+        terms = []
+        for t in self.terms:
+            stat = d.stats[t.stat]
+            per = f"{t.per}{stat.suffix} of {stat.label}" if t.per != 1 or stat.suffix else stat.label
+            terms.append(f"{t.points:,} {d.measure.of(t.points)} per {per}")
+        listed = terms[0] if len(terms) == 1 else ", ".join(terms[:-1]) + " and " + terms[-1]
+        return f"A {d.model.singular} costs {listed}."
 
 
 @record

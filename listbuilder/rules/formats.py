@@ -104,6 +104,12 @@ class Entry(Record):
     count: int
     leaders: int  # how many of the ``count`` copies are leaders (0 to ``count``)
     custom: bool
+    line: int | None = None  # where the entry starts in its list file
+
+    @property
+    def number(self) -> int:
+        """The entry's number as players count it, from 1 (``index`` counts from 0, as data paths do)."""
+        return self.index + 1
 
     @property
     def leader(self) -> bool:
@@ -125,3 +131,5 @@ class ArmyList(Record):
     entries: tuple[Entry, ...]
     file: str | None = None
     revision: int | None = None
+    limit_line: int | None = None  # the list file's line of its limit ("points: 100"), if written
+    units_line: int | None = None  # and of its "units:"

@@ -166,10 +166,22 @@ def check_counts(
     if given == figures:
         return []
     shown = " + ".join(str(i.figures) for i in counted)
+    # The list format's rule (each rule set declares it as a ruling): each of the unit's figures
+    # carries one of the items counted, so the counts add up to the unit's figures.
+    if given < figures:
+        instead = (
+            f"count all {figures} {noun}, each carrying one of its {label}; {noun} that carry none "
+            f"go in an entry of their own with '{label}: []'"
+        )
+    else:
+        instead = (
+            f"count each of the {figures} {noun} once; {noun} that carry two of its {label} go in an "
+            f"entry of their own listing both, e.g. '{label}: [{counted[0].name}, {counted[-1].name}]'"
+        )
     return [
         doc.detail(
             where,
             f"{who}the unit has {figures} {noun}, but its {label} are carried by {shown} = {given}",
-            f"make the {noun} carrying its {label} add up to {figures}",
+            f"make the {noun} carrying its {label} add up to {figures}: {instead}",
         )
     ]

@@ -73,9 +73,10 @@ class Stat(Record):
         return None
 
     def show(self, value: Any) -> str:
-        """The value as printed: ``6"``, ``Soldier``, ``attacker, defender``, ``4x Rifle, 1x Repeater``."""
+        """The value as printed, in the one statline grammar (``rules/statline``) the terminal and
+        exports write: ``6"``, ``Soldier``, ``attacker + defender``, ``4x Rifle + 1x Repeater``."""
         if isinstance(value, tuple | list):
-            return ", ".join(str(v) for v in value) or "none"
+            return " + ".join(str(v) for v in value) or "none"
         return f"{value}{self.suffix}"
 
 

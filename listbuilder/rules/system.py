@@ -89,6 +89,7 @@ class System(Record):
             "standard_game": d.default_limit,
             "factions": list(self.factions),
             "units": len(self.units),
+            "extends": self.base,
         }
 
     @cached_property

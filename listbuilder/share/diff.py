@@ -8,7 +8,7 @@ the change in points (or figures), and the rules the change made or stopped brea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from listbuilder.army.constraints import Problem
@@ -88,9 +88,9 @@ class ListDiff(Record):
         }
 
 
-def _by_unit(report: Report) -> dict[str, tuple[str, int, int, dict[str, object], int]]:
+def _by_unit(report: Report) -> dict[str, tuple[str, int, int, Mapping[str, object], int]]:
     """Unit name (any case) -> (name as written, models taken, their cost, stats, leaders among them)."""
-    out: dict[str, tuple[str, int, int, dict[str, object], int]] = {}
+    out: dict[str, tuple[str, int, int, Mapping[str, object], int]] = {}
     for line in report.lines:
         e = line.entry
         name, count, cost, stats, leaders = out.get(e.unit.name.lower(), (e.unit.name, 0, 0, e.unit.stats, 0))
@@ -190,7 +190,9 @@ def describe(d: ListDiff) -> str:
     total = f"{old.total:,} → {new.total:,} {new.unit}"
     if new.limit:
         total += f" of {new.limit:,}"
-    lines = [f"{new.army.name} ({new.system.id}): {total} ({_signed(d.total_change)})", f"  {summary(d)}"]
+    lines = [f"{new.army.name} ({new.system.id}): {total} ({_signed(d.total_change)})"]
+    if d.unchanged:  # otherwise each change is on a line of its own below, said once
+        lines.append(f"  {summary(d)}")
     lines += [f"  ~ {h}" for h in d.header]
     for u in d.units:
         cost = f" ({_signed(u.cost_change)} {new.unit})" if u.cost_change else ""

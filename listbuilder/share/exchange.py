@@ -160,13 +160,14 @@ def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
         sent = json.loads(text)
         written = [Written(line=None, cost=_whole(e.get("cost"))) for e in sent["entries"]]
         written.append(Written(line=None, cost=_whole(sent.get("total"))))
+        skipped: list[str] = []
     else:
-        data, written = read_export(text, source, catalogs)
+        data, written, skipped = read_export(text, source, catalogs)
     out = dump_list(data)
     army, system = parse_list(parse_yaml(out, source), catalogs)
     report = build_report(army, system)
     unit = system.size_unit
-    notes = []
+    notes = list(skipped)
     for line, said in zip(report.lines, written, strict=False):
         if said.cost is not None and said.cost != line.cost:
             where = f"line {said.line}: " if said.line else ""

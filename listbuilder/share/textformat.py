@@ -26,6 +26,11 @@ Plain text::
   recomputes costs rather than trusting the text: counts, names, stats, leaders, the limit and
   the revision are what it reads. A line bulleted with ``-``, ``*`` or ``•`` reads as if it had no
   bullet, so a pasted rendering of the markdown reads too.
+- Pasted from a forum post, the list may come with chatter: the lines before its name (the line
+  before the first that names a rule set in brackets) and after its last entry are skipped, and
+  the import says which. A cost reads as ``- 16 points``, ``16pts``, ``16 pts``, ``(16)`` or
+  ``(16 pts)``; a count as ``4x``, ``4 x`` or ``4 ×``. A line among the entries that reads as none
+  is an error naming its line.
 
 Markdown is the same lines dressed for a forum (headings and lists render on Discord, Reddit,
 GitHub and Discourse alike): the name as a ``##`` heading, the rule set and total in bold, the
@@ -41,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.costing import unit_cost
-from listbuilder.army.phrases import amount, total_text
+from listbuilder.army.phrases import amount, problem_place, total_text
 from listbuilder.army.report import Report
 from listbuilder.editing.writer import catalog_entry, custom_entry, list_data
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
@@ -148,7 +153,8 @@ def _entry_lines(report: Report) -> list[str]:
 def _problems(report: Report) -> list[tuple[str, str]]:
     out = []
     for p in report.problems:
-        where = f"{p.entry}: " if p.entry else ""
+        place = problem_place(p, report.army.entries, line=False)
+        where = f"{place}: " if place else ""
         out.append((p.severity, " ".join(f"{where}{p.message}".split())))  # always on one line
     return out
 
@@ -225,11 +231,12 @@ def from_text(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     return _Reader(source, catalogs).read(text)
 
 
-def read_export(text: str, source: Path, catalogs: Catalogs) -> tuple[dict[str, Any], list[Written]]:
-    """``from_text``, and the costs the text wrote: one ``Written`` per entry, then the total's."""
+def read_export(text: str, source: Path, catalogs: Catalogs) -> tuple[dict[str, Any], list[Written], list[str]]:
+    """``from_text``, the costs the text wrote (one ``Written`` per entry, then the total's), and
+    which lines around the list it skipped."""
     reader = _Reader(source, catalogs)
     data = reader.read(text)
-    return data, reader.written
+    return data, reader.written, reader.skipped
 
 
 @record
@@ -250,6 +257,7 @@ class _Reader:
         self.markdown = False
         self.written: list[Written] = []  # the costs the text gives, entry by entry, then the total
         self.cost: int | None = None  # the cost written on the entry line being read
+        self.skipped: list[str] = []  # the chatter around the list, by lines
 
     def fail(self, line: int | None, message: str, hint: str | None = None, action: Action | None = None) -> None:
         self.errors.append(ErrorDetail(message=message, line=line, hint=hint, action=action))
@@ -270,6 +278,11 @@ class _Reader:
                 "paste the whole export, from the list's name down",
             )
             raise self.error()
+        # A forum post has chatter around the list ("Hey all, here is my list", "cheers"): the
+        # list starts at its name, the line before the first line that names a rule set.
+        start = self.head_at(lines)
+        self.skip(lines[:start], "before the list")
+        lines = lines[start:]
         self.markdown = bool(_HEADING.match(lines[0][1]))
         (name_at, name_line), (head_at, head_line) = lines[0], lines[1]
         name = self.list_name(self.clean(_HEADING.sub("", name_line)), name_at)
@@ -277,9 +290,14 @@ class _Reader:
         if found is None:
             raise self.error()
         system, limit, revision = found
+        body = [(n, self.clean(_BULLET.sub("", raw))) for n, raw in lines[2:]]
+        # ... and ends at its last entry or problem line: what follows that reads as neither is
+        # a sign-off; a line that does not read in the middle of the list is an error.
+        listed = [i for i, (_, line) in enumerate(body) if _ENTRY.match(line) or _PROBLEM.match(line)]
+        end = listed[-1] + 1 if listed else 0
+        self.skip(body[end:], "after the list")
         units = []
-        for n, raw in lines[2:]:
-            line = self.clean(_BULLET.sub("", raw))
+        for n, line in body[:end]:
             if _PROBLEM.match(line):
                 continue  # what the list broke when it was exported: judged again, not read
             item = self.entry(system, line, n)
@@ -291,6 +309,24 @@ class _Reader:
         total = re.search(rf"(?<![\d,])(\d[\d,]*)(?:\s+of\s+\d[\d,]*)?\s+{system.size_unit}\b", self.clean(head_line))
         self.written.append(Written(line=head_at, cost=int(total.group(1).replace(",", "")) if total else None))
         return list_data(system, name, limit, revision, units)
+
+    def head_at(self, lines: list[tuple[int, str]]) -> int:
+        """Where the list starts: the line before the first that names a known rule set in
+        brackets (an export's second line), or the first line if none does."""
+        ids = set(self.catalogs.ids())
+        for i in range(1, len(lines)):
+            text = md_unescape(lines[i][1]) if _HEADING.match(lines[i - 1][1]) else lines[i][1]
+            if any(_split_revision(m.group(1))[0] in ids for m in _BRACKETS.finditer(text)):
+                return i - 1
+        return 0
+
+    def skip(self, lines: list[tuple[int, str]], where: str) -> None:
+        """Note the lines skipped as chatter around the list."""
+        if not lines:
+            return
+        first, last = lines[0][0], lines[-1][0]
+        span = f"line {first}" if first == last else f"lines {first}-{last}"
+        self.skipped.append(f"skipped {span} {where}, which {'is' if first == last else 'are'} not part of it")
 
     def number(self, digits: str, line: int, what: str) -> int | None:
         try:
@@ -374,7 +410,11 @@ class _Reader:
             return None
         mark = _mark_pattern(system)
         rest = match.group(2).strip()
-        cost = re.search(rf"(?<=\s)[-–—]\s+(-?\d[\d,]*)\s+(?:{_measure_words(system)})$", rest)
+        words = f"{_measure_words(system)}|pts?\\.?"
+        # '- 16 points' (as listbuilder writes it), '16pts', '16 pts', '(16)', '(16 pts)'
+        cost = re.search(rf"(?:\s[-–—:]\s*|\s)(-?\d[\d,]*)\s*(?:{words})$", rest, re.IGNORECASE) or re.search(
+            rf"\s\((-?\d[\d,]*)(?:\s*(?:{words}))?\)$", rest, re.IGNORECASE
+        )
         self.cost = None
         if cost:  # the cost is judged again, not trusted: kept only to say where it differs
             rest = rest[: cost.start()].rstrip()

@@ -107,13 +107,14 @@ class Problem(Record):
     rule_id: str
     rule: str
     message: str
-    entry: str | None = None
+    entry: str | None = None  # the entries it is about, as data paths: 'units[0] NAME'
     source: str = ""
     title: str = ""
     action: "Action | None" = None  # a next step a face may offer with it (errors.Action)
-    entries: tuple[int, ...] = ()  # the list entries it concerns, by index (``entry`` names them)
+    entries: tuple[int, ...] = ()  # the indices (from 0) of the entries it is about
+    line: int | None = None  # the list file's line: of its first entry, or the limit's for a limit
 
-    __json__ = ("severity", "rule", "rule_id", "message", "entry")
+    __json__ = ("severity", "rule", "rule_id", "message", "entry", "line")
 
 
 @record
