@@ -91,7 +91,6 @@ class RosterEntry(Record):
     markers: tuple["PrintedMarker", ...] = ()  # each marker's boxes, as printed
 
 
-
 @record
 class PrintedMarker(Record):
     """A marker's row of boxes on a roster entry: a tick box per model (a toggle), a box to pencil
@@ -128,9 +127,8 @@ def printed_markers(ref: ReferenceFile, system: System, entry: Any) -> tuple[Pri
         if boxes > MAX_BOXES:
             return ()
         tally = m.kind == "count"
-        out.append(
-            PrintedMarker(label=m.label, rows=tuple(_split(boxes, TALLIES_PER_ROW if tally else BOXES_PER_ROW)), tally=tally)
-        )
+        rows = _split(boxes, TALLIES_PER_ROW if tally else BOXES_PER_ROW)
+        out.append(PrintedMarker(label=m.label, rows=tuple(rows), tally=tally))
     return tuple(out)
 
 

@@ -255,7 +255,7 @@ def _check_play_aids(ref: "ReferenceFile", check_uses: Any, d: Document) -> list
         covered = [f for row in table.rows for f in (faces(row[0]) or ())] if table.rows else []
         if sorted(covered) != list(range(1, 7)):
             errors.append(
-                d.detail(("play_aids", "rolls", i, "table"), f"the first column of '{roll.table}' must give each face 1-6 once")
+                d.detail(("play_aids", "rolls", i, "table"), f"the first column of '{roll.table}' gives each face once")
             )
     return errors
 
