@@ -1,0 +1,184 @@
+"""The play page of a list: its pieces with their markers, the turn, scores, set-up rolls, odds, the log.
+
+Every tap is a plain form posted to ``/list/{file}/play/tap`` and redirected (303) back to the
+page; with htmx the same form answers with the piece's row (and the turn bar and log, out of
+band) or the game, so nothing else on the page moves. The server's checks (Host, origin,
+token, read-only, body size) are the ones every write has: ``form_of`` and the guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from listbuilder import api
+from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.site import Endpoint, Site, blocking, error_message, form_of, is_htmx, list_url, one, unreadable
+
+LOG_SHOWN = 12  # the newest taps the page lists; the file keeps them all
+
+
+def play_url(file: str) -> str:
+    return f"{list_url(file)}/play"
+
+
+def _context(site: Site, file: str, game_id: str | None, want_odds: bool = True) -> dict[str, Any]:
+    board = api.play_board(site.folder, file, site.catalogs)
+    games = api.games_of(site.folder, file)
+    game = None
+    error = ""
+    if games:
+        chosen = game_id if game_id is not None else games[0].id
+        try:
+            game = api.load_game(site.folder, file, site.catalogs, chosen)
+        except ListbuilderError as exc:
+            error = error_message(exc)
+    odds = api.odds_choices(site.folder, file, site.catalogs, board) if want_odds else None
+    return {
+        "title": f"{board.name}: play",
+        "board": board,
+        "game": game,
+        "games": games,
+        "game_error": error,
+        "odds_choices": odds,
+        "odds": None,
+        "odds_error": "",
+        "odds_form": {},
+        "log_shown": LOG_SHOWN,
+        "die_face": api.die_face,
+        "roll_result": api.roll_result,
+        "file": file,
+        "base": play_url(file),
+    }
+
+
+def play_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            context = await blocking(_context, site, file, request.query_params.get("game"))
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        return site.page("play.html", request, **context)
+
+    return handler
+
+
+def _tap_fields(fields: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """A piece's buttons share one form: the pressed one says ``do=mark:Stunned`` (tap and marker)."""
+    out = {k: list(v) for k, v in fields.items()}
+    action = one(fields, "do")
+    if action:
+        tap, _, value = action.partition(":")
+        out["tap"] = [tap]
+        out["marker"] = [value]
+    return out
+
+
+def tap(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        fields = _tap_fields(await form_of(request, site))
+        return await blocking(_tap, site, request, file, fields)
+
+    return handler
+
+
+def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
+    game_id = one(fields, "game")
+    try:
+        tap_record = api.read_tap(fields)
+        if isinstance(tap_record, api.Start):
+            played = api.play_tap(site.folder, file, site.catalogs, "0", tap_record)
+        else:
+            if game_id is None:
+                raise InputError("which game? The form did not say", details=None)
+            played = api.play_tap(site.folder, file, site.catalogs, game_id, tap_record)
+    except ListbuilderError as exc:
+        if is_htmx(request):
+            # the page stays as it is; only the turn bar's notice line says why (out of band)
+            answer = site.page("_play_notice.html", request, 400, error=error_message(exc))
+            answer.headers["HX-Reswap"] = "none"
+            return answer
+        try:
+            context = _context(site, file, game_id)
+        except ListbuilderError:
+            return unreadable(site, request, exc)
+        return site.page("play.html", request, 400, **context, error=error_message(exc))
+    game = played.game
+    if not is_htmx(request):
+        piece = one(fields, "piece")
+        anchor = ""
+        if piece is not None:
+            index = next((i for i, p in enumerate(game.board.pieces, 1) if p.key == piece), None)
+            anchor = f"#piece-{index}" if index else ""
+        query = urlencode({"game": game.id, "done": played.done})
+        return RedirectResponse(f"{play_url(file)}?{query}{anchor}", status_code=303)
+    context = {
+        "board": game.board,
+        "game": game,
+        "file": file,
+        "base": play_url(file),
+        "log_shown": LOG_SHOWN,
+        "die_face": api.die_face,
+        "roll_result": api.roll_result,
+        "notice": played.done,
+    }
+    piece_key = one(fields, "piece")
+    if isinstance(tap_record, api.Mark | api.Unmark) and piece_key is not None:
+        for index, piece in enumerate(game.board.pieces, 1):
+            if piece.key == piece_key:
+                return site.page("_play_tapped.html", request, piece=piece, index=index, **context)
+    return site.page("_play_game.html", request, games=api.games_of(site.folder, file), **context)
+
+
+def _situation(query: Mapping[str, str], options: Any) -> list[str]:
+    """The odds form's fields as the OPTION=VALUE words ``listbuilder odds`` takes."""
+    words = []
+    for option in options:
+        value = query.get(option.key)
+        if option.kind == "flag":
+            words.append(f"{option.key}={'yes' if value in ('on', 'yes', 'true', '1') else 'no'}")
+        elif value:
+            words.append(f"{option.key}={value[:80]}")
+    return words
+
+
+def odds(site: Site) -> Endpoint:
+    """The odds of a piece against an opponent's unit: in place with htmx, the page otherwise."""
+
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        query = request.query_params
+        try:
+            context = await blocking(_context, site, file, query.get("game"))
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        context["odds_form"] = dict(query)
+        against, _, target = (query.get("against") or "").rpartition("#")
+        try:
+            if not against or not target.isdigit():
+                raise InputError("choose the unit to attack", details=None)
+            words = _situation(query, context["odds_choices"].options)
+            context["odds"] = await blocking(
+                api.game_odds,
+                site.folder,
+                file,
+                site.catalogs,
+                query.get("attacker") or "",
+                against,
+                int(target),
+                words,
+            )
+            context["odds_words"] = words
+        except ListbuilderError as exc:
+            context["odds_error"] = error_message(exc)
+        if is_htmx(request):
+            return site.page("_play_odds.html", request, **context)
+        return site.page("play.html", request, **context)
+
+    return handler
