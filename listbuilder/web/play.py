@@ -83,7 +83,8 @@ def tap(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         fields = _tap_fields(await form_of(request, site))
-        return await blocking(_tap, site, request, file, fields)
+        answer: Response = await blocking(_tap, site, request, file, fields)
+        return answer
 
     return handler
 
@@ -111,10 +112,10 @@ def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]
         return site.page("play.html", request, 400, **context, error=error_message(exc))
     game = played.game
     if not is_htmx(request):
-        piece = one(fields, "piece")
+        tapped = one(fields, "piece")
         anchor = ""
-        if piece is not None:
-            index = next((i for i, p in enumerate(game.board.pieces, 1) if p.key == piece), None)
+        if tapped is not None:
+            index = next((i for i, p in enumerate(game.board.pieces, 1) if p.key == tapped), None)
             anchor = f"#piece-{index}" if index else ""
         query = urlencode({"game": game.id, "done": played.done})
         return RedirectResponse(f"{play_url(file)}?{query}{anchor}", status_code=303)
