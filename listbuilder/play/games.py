@@ -115,15 +115,16 @@ def games_dir(folder: Path, list_name: str, create: bool = False) -> Path:
     path = list_path(folder, list_name)  # a plain list name of this folder, or InputError
     root = Path(os.path.realpath(folder))
     where = root / STATE / "games" / path.name
-    if create:
-        where.mkdir(parents=True, exist_ok=True)
-    for part in (root / STATE, root / STATE / "games", where):
+    parts = (root / STATE, root / STATE / "games", where)
+    for part in parts:  # checked before anything is made, so no folder is made through a link
         if os.path.islink(part):
             raise InputError(
                 "the games folder is a symbolic link, so nothing is read or written there",
                 file=part,
                 details=[ErrorDetail(message="remove the link; listbuilder makes the folder itself")],
             )
+        if create and not part.exists():
+            part.mkdir(exist_ok=True)
     return where
 
 
@@ -313,6 +314,9 @@ def _line(line: Any, path: Path, i: int) -> Logged:
     for c in cleared:
         if not (isinstance(c, list) and len(c) == 3 and isinstance(c[0], str) and isinstance(c[1], str)):
             raise _bad(path, f"{where}.cleared", "[model, marker, value]")
+    for key in ("tap", "piece", "marker", "track", "roll"):
+        if key in line and not isinstance(line[key], str):
+            raise _bad(path, f"{where}.{key}", "text")
     return Logged(
         tap=str(line.get("tap", ""))[:40],
         turn=_whole(line.get("turn", 1), path, f"{where}.turn"),
