@@ -64,7 +64,7 @@ def test_a_list_without_a_game_offers_to_start_one(server: Server, folder: Path)
 def test_a_tap_without_javascript_posts_and_comes_back(server: Server, folder: Path):
     game = started(server, ZOMBIES)
     answer = server.post(
-        play(ZOMBIES) + "/tap", {"token": server.token(), "game": game, "piece": "Hunter 2", "do": "mark:Stunned"}
+        play(ZOMBIES) + "/tap", {"token": server.token(), "game": game, "do": "mark|Stunned|Hunter 2"}
     )
     assert answer.status == 303
     assert answer.headers["location"].endswith("#piece-2") and "done=Stunned+on" in answer.headers["location"]
@@ -78,19 +78,20 @@ def test_an_htmx_tap_answers_with_the_row_and_the_bar(server: Server):
     game = started(server, ZOMBIES)
     answer = server.post(
         play(ZOMBIES) + "/tap",
-        {"token": server.token(), "game": game, "piece": "Grandpa Bones", "do": "mark:Dead"},
+        {"token": server.token(), "game": game, "do": "mark|Dead|Grandpa Bones"},
         headers=HTMX,
     )
     assert answer.status == 200
     text = answer.text
-    assert text.lstrip().startswith('<li id="piece-13" class="piece out">')
+    assert text.lstrip().startswith('<li id="piece-13" class="piece out" hx-swap-oob="true">')
     assert 'id="play-bar" class="play-bar" hx-swap-oob="true"' in text and 'id="play-log"' in text
+    assert '<p id="play-lost" class="play-lost" hx-swap-oob="true">Out of the game: <b>1</b> of 14' in text
     assert "<html" not in text and len(text) < 6000  # a small swap
 
 
 def test_a_refused_htmx_tap_leaves_the_page_and_says_why(server: Server):
     game = started(server, ZOMBIES)
-    fields = {"token": server.token(), "game": game, "piece": "Hunter 1", "do": "unmark:Dead"}
+    fields = {"token": server.token(), "game": game, "do": "unmark|Dead|Hunter 1"}
     answer = server.post(play(ZOMBIES) + "/tap", fields, headers=HTMX)
     assert answer.status == 400 and answer.headers.get("hx-reswap") == "none"
     assert "Hunter 1 has no Dead to take off" in answer.text and 'hx-swap-oob="true"' in answer.text
@@ -127,7 +128,7 @@ def test_every_game_action_needs_the_token_the_host_and_the_origin(server: Serve
     game = started(server, ZOMBIES)
     path = folder / ".listbuilder" / "games" / ZOMBIES / f"{int(game):04d}.yaml"
     before = path.read_bytes()
-    fields = {"game": game, "piece": "Hunter 1", "do": "mark:Dead"}
+    fields = {"game": game, "do": "mark|Dead|Hunter 1"}
     assert server.post(play(ZOMBIES) + "/tap", fields).status == 403  # no token
     assert server.post(play(ZOMBIES) + "/tap", {**fields, "token": "forged"}).status == 403
     token = server.token()
@@ -157,7 +158,7 @@ def test_a_play_path_out_of_the_folder_is_refused(server: Server, name: str):
 
 def test_read_only_shows_games_and_changes_nothing(server: Server, folder: Path):
     game = started(server, ELVES)
-    server.post(play(ELVES) + "/tap", {"token": server.token(), "game": game, "piece": "Windblade 1", "do": "mark:Dead"})
+    server.post(play(ELVES) + "/tap", {"token": server.token(), "game": game, "do": "mark|Dead|Windblade 1"})
     path = folder / ".listbuilder" / "games" / ELVES / f"{int(game):04d}.yaml"
     before = path.read_bytes()
     listing = sorted(p.name for p in path.parent.iterdir())
@@ -167,7 +168,7 @@ def test_read_only_shows_games_and_changes_nothing(server: Server, folder: Path)
         assert 'aria-pressed="true" aria-label="Dead: Windblade 1"' in page
         assert "disabled" in page and 'value="start"' not in page and "End this game" not in page
         token = re.search(r'name="token" value="([^"]+)"', ro.get("/").text)
-        fields = {"token": token.group(1) if token else "", "game": game, "piece": "Windblade 1", "do": "unmark:Dead"}
+        fields = {"token": token.group(1) if token else "", "game": game, "do": "unmark|Dead|Windblade 1"}
         assert ro.post(play(ELVES) + "/tap", fields).status == 403
         assert ro.post(play(ELVES) + "/tap", {**fields, "tap": "start"}).status == 403
     finally:
@@ -224,7 +225,8 @@ def cli_args_of(options: dict[str, str]) -> list[str]:
 
 
 def test_the_odds_form_lists_only_lists_of_the_same_rule_set(server: Server):
-    page = server.get(play(ZOMBIES)).text
+    assert 'href="/list/zombies.yaml/play/odds' in server.get(play(ZOMBIES)).text
+    page = server.get(play(ZOMBIES) + "/odds").text
     assert f'<optgroup label="Windblade Elves ({ELVES})">' in page
     assert HIVE not in page.split('id="odds-section"')[1]
     for key in ("attack", "cover", "defending", "stunned"):  # might-skirmish's situation options (odds.yaml)

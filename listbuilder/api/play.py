@@ -80,8 +80,22 @@ def play_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
 
     path = list_path(folder, name)
     text = read_text(path, "list file")
+    version = version_of(text)
+    key = (str(path), version, id(catalogs))
+    held = _BOARDS.get(key)
+    if held is not None and held[0] is catalogs:
+        return held[1]
     army, system = parse_list(parse_yaml(text, path), catalogs)
-    return board_of(build_report(army, system), path.name, version_of(text))
+    board = board_of(build_report(army, system), path.name, version)
+    if len(_BOARDS) >= 64:
+        _BOARDS.pop(next(iter(_BOARDS)))
+    _BOARDS[key] = (catalogs, board)
+    return board
+
+
+# Boards by list file, version and catalogs: every tap reads the list to see whether it changed
+# (its version), and builds its board again only when it did. A board is immutable.
+_BOARDS: dict[tuple[str, str, int], tuple[Catalogs, Board]] = {}
 
 
 def games_of(folder: Path, name: str) -> tuple[GameSummary, ...]:
@@ -91,11 +105,14 @@ def games_of(folder: Path, name: str) -> tuple[GameSummary, ...]:
     return summaries(folder, name)
 
 
-def load_game(folder: Path, name: str, catalogs: Catalogs, game: str | None = None) -> Game:
-    """One game of a list (``None``: its latest), judged against the list as it is now."""
+def load_game(
+    folder: Path, name: str, catalogs: Catalogs, game: str | None = None, *, board: Board | None = None
+) -> Game:
+    """One game of a list (``None``: its latest), judged against the list as it is now
+    (``board``: the list's board, when the caller has just read it)."""
     from listbuilder.play import games
 
-    board = play_board(folder, name, catalogs)
+    board = board or play_board(folder, name, catalogs)
     if game is None:
         ids = games.game_ids(folder, name)
         if not ids:

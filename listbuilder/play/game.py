@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.play.board import MAX_SCORE, Board
@@ -46,6 +46,20 @@ class GameState(Record):
         return tuple(line for line in self.log if line.tap == "roll")
 
 
+class Reading(Protocol):
+    """What checking a tap reads of a game: a ``GameState``, or a replay's ``_Live`` one."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def ended(self) -> bool: ...
+    @property
+    def markers(self) -> Mapping[str, Mapping[str, int]]: ...
+    @property
+    def scores(self) -> Mapping[str, int]: ...
+    def value(self, piece: str, marker: str) -> int: ...
+
+
 def initial(board: Board) -> GameState:
     """A new game: turn 1, no markers, each track at its start."""
     return GameState(scores={t.label: t.start for t in board.aids.tracks})
@@ -79,7 +93,7 @@ def step(state: GameState, tap: Tap, board: Board, dice: Dice = fair_dice) -> Ga
     return apply_line(state, line)
 
 
-def _logged(state: GameState, tap: Tap, board: Board, dice: Dice) -> Logged:
+def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
     turn = state.turn
     if isinstance(tap, Mark | Unmark):
         piece = board.piece(tap.piece)
@@ -138,7 +152,7 @@ def _logged(state: GameState, tap: Tap, board: Board, dice: Dice) -> Logged:
     raise _refuse(f"'{tap.name}' does not change a game's state")
 
 
-def _cleared(state: GameState, board: Board) -> tuple[tuple[str, str, int], ...]:
+def _cleared(state: Reading, board: Board) -> tuple[tuple[str, str, int], ...]:
     out = []
     for piece_key, marks in state.markers.items():
         piece = board.piece(piece_key)
@@ -190,6 +204,48 @@ def undo(state: GameState) -> tuple[GameState, Logged]:
     return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=state.log[:-1]), line
 
 
+class _Live:
+    """A game being played again, changed in place: a replay of n lines is n small steps, not n
+    new records each holding the whole log so far."""
+
+    def __init__(self, start: GameState) -> None:
+        self.turn = start.turn
+        self.ended = start.ended
+        self.markers: dict[str, dict[str, int]] = {k: dict(v) for k, v in start.markers.items()}
+        self.scores: dict[str, int] = dict(start.scores)
+        self.log: list[Logged] = list(start.log)
+
+    def value(self, piece: str, marker: str) -> int:
+        return self.markers.get(piece, {}).get(marker, 0)
+
+    def apply(self, line: Logged) -> None:
+        if line.tap in ("mark", "unmark"):
+            self._set(line.piece, line.marker, line.now)
+        elif line.tap == "score":
+            self.scores[line.track] = line.now
+        elif line.tap == "next-turn":
+            for piece, marker, _ in line.cleared:
+                self._set(piece, marker, 0)
+            self.turn += 1
+        elif line.tap == "end":
+            self.ended = True
+        self.log.append(line)
+
+    def _set(self, piece: str, marker: str, value: int) -> None:
+        own = self.markers.setdefault(piece, {})
+        if value:
+            own[marker] = value
+        else:
+            own.pop(marker, None)
+            if not own:
+                del self.markers[piece]
+
+    def state(self) -> GameState:
+        return GameState(
+            turn=self.turn, ended=self.ended, markers=self.markers, scores=self.scores, log=tuple(self.log)
+        )
+
+
 def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) -> tuple[GameState, list[str]]:
     """Play a log again from a new game, checking each line as a tap is checked when it is made.
 
@@ -197,7 +253,7 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
     the ones before (a hand edit), a count past its bounds, a piece or marker the list does not
     have. With ``skip_missing``, lines about pieces the list no longer has are set aside and
     said, rather than counted as wrong (the list was edited during the game)."""
-    state = initial(board)
+    state = _Live(initial(board))
     problems: list[str] = []
     for n, line in enumerate(lines, 1):
         if line.tap in ("mark", "unmark"):
@@ -241,5 +297,5 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
         elif line.tap == "next-turn" and set(made.cleared) != set(line.cleared):
             problems.append(f"log line {n}: the markers it cleared are not the ones the turn clears")
             break
-        state = apply_line(state, made)
-    return state, problems
+        state.apply(made)
+    return state.state(), problems

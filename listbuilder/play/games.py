@@ -12,6 +12,7 @@ game began, the game says what changed; markers of pieces the list no longer has
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import threading
@@ -61,6 +62,18 @@ class Game(Record):
     changes: tuple[str, ...] = ()  # what changed in the list since the game began
     list_changed: bool = False
     set_aside: tuple[str, ...] = ()  # pieces with markers that the list no longer has
+
+    def is_out(self, piece: Any) -> bool:
+        """Whether a piece is out of the game: a marker that puts it out is on, or at its maximum."""
+        marks = self.state.markers.get(piece.key)
+        if not marks:
+            return False
+        return any(c.out and marks.get(c.marker, 0) >= c.maximum for c in piece.controls)
+
+    def lost(self) -> tuple[int, int]:
+        """How many pieces are out of the game, and what they cost."""
+        out = [p for p in self.board.pieces if self.is_out(p)]
+        return len(out), sum(p.cost for p in out)
 
     def as_json(self) -> dict[str, Any]:
         s = self.state
@@ -426,7 +439,32 @@ def _shown(stored: GameState, board: Board) -> GameState:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def game_text(gf: GameFile) -> str:
+# The text of each game's log lines as last written: a log only grows by a line or loses its
+# last (undo), so the next write reuses every line it shares with the last one.
+_LINES: dict[Path, tuple[tuple[Logged, ...], list[str]]] = {}
+
+
+def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> list[str]:
+    import json
+
+    held = _LINES.get(path) if path is not None else None
+    texts: list[str] = []
+    if held is not None:
+        old, old_texts = held
+        shared = min(len(old), len(log))
+        while shared and log[shared - 1] is not old[shared - 1]:
+            shared -= 1
+        if shared and all(log[i] is old[i] for i in (0, shared // 2)):
+            texts = old_texts[:shared]
+    texts += [f"  - {json.dumps(line.as_json(), ensure_ascii=False)}" for line in log[len(texts) :]]
+    if path is not None:
+        if len(_LINES) >= _CACHE_SIZE and path not in _LINES:
+            _LINES.pop(next(iter(_LINES)))
+        _LINES[path] = (log, texts)
+    return texts
+
+
+def game_text(gf: GameFile, path: Path | None = None) -> str:
     """A game file's text: a comment, then the game in plain YAML, one log line per tap."""
     import json
 
@@ -451,7 +489,7 @@ def game_text(gf: GameFile) -> str:
         "markers:" + ("" if s.markers else " {}"),
         *(f"  {flow(k)}: {flow(dict(v))}" for k, v in s.markers.items()),
         "log:" + ("" if s.log else " []"),
-        *(f"  - {flow(line.as_json())}" for line in s.log),
+        *_log_lines(path, s.log),
     ]
     return "\n".join(out) + "\n"
 
@@ -459,7 +497,7 @@ def game_text(gf: GameFile) -> str:
 def _write(path: Path, gf: GameFile) -> None:
     """Write a game whole: a temporary file, then a rename. Not flushed to the disk (``fsync``):
     a power cut may lose the last tap, never the game, and the wait would double a tap's time."""
-    data = game_text(gf).encode("utf-8")
+    data = game_text(gf, path).encode("utf-8")
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o644)
@@ -502,10 +540,27 @@ def start(folder: Path, board: Board) -> Game:
         return judge(str(number), gf, board)
 
 
+# The last judgement of each game file: a tap reads the file (from _CACHE) and needs its verdict,
+# which is a replay of its whole log; kept while neither the file nor the list has changed.
+_JUDGED: dict[Path, tuple[Any, Game]] = {}
+
+
+def _judged(path: Path, game_id: str, gf: GameFile, board: Board) -> Game:
+    key = (_CACHE.get(path, (None,))[0], board.version, board.system, id(board.aids))
+    held = _JUDGED.get(path)
+    if held is not None and held[0] == key:
+        return held[1]
+    game = judge(game_id, gf, board)
+    if len(_JUDGED) >= _CACHE_SIZE:
+        _JUDGED.pop(next(iter(_JUDGED)))
+    _JUDGED[path] = (key, game)
+    return game
+
+
 def load(folder: Path, board: Board, game_id: str) -> Game:
     """One game of ``board``'s list, judged against the list as it is now."""
     path = game_path(folder, board.file, game_id)
-    return judge(str(int(game_id)), read_game_file(path), board)
+    return _judged(path, str(int(game_id)), read_game_file(path), board)
 
 
 def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_dice) -> tuple[Game, Logged | None]:
@@ -517,7 +572,7 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
     with _LOCK:
         path = game_path(folder, board.file, game_id)
         gf = read_game_file(path)
-        game = judge(str(int(game_id)), gf, board)
+        game = _judged(path, str(int(game_id)), gf, board)
         if not game.trusted:
             raise InputError(
                 "this game file cannot be played on: " + game.problems[0],
@@ -543,7 +598,10 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
             state=state,
         )
         _write(path, new)
-        return judge(game.id, new, board), line
+        # the tap was checked against the trusted game: the verdict carries over without a replay
+        after = dataclasses.replace(game, state=state)
+        _JUDGED[path] = ((_CACHE[path][0], board.version, board.system, id(board.aids)), after)
+        return after, line
 
 
 def summaries(folder: Path, list_name: str) -> tuple[GameSummary, ...]:

@@ -26,7 +26,7 @@ def play_url(file: str) -> str:
     return f"{list_url(file)}/play"
 
 
-def _context(site: Site, file: str, game_id: str | None, want_odds: bool = True) -> dict[str, Any]:
+def _context(site: Site, file: str, game_id: str | None) -> dict[str, Any]:
     board = api.play_board(site.folder, file, site.catalogs)
     games = api.games_of(site.folder, file)
     game = None
@@ -34,25 +34,23 @@ def _context(site: Site, file: str, game_id: str | None, want_odds: bool = True)
     if games:
         chosen = game_id if game_id is not None else games[0].id
         try:
-            game = api.load_game(site.folder, file, site.catalogs, chosen)
+            game = api.load_game(site.folder, file, site.catalogs, chosen, board=board)
         except ListbuilderError as exc:
             error = error_message(exc)
-    odds = api.odds_choices(site.folder, file, site.catalogs, board) if want_odds else None
+    return {"title": f"{board.name}: play", "games": games, "game_error": error, **_game_context(file, board, game)}
+
+
+def _game_context(file: str, board: Any, game: Any) -> dict[str, Any]:
+    """What the game's templates need besides the game itself."""
     return {
-        "title": f"{board.name}: play",
         "board": board,
         "game": game,
-        "games": games,
-        "game_error": error,
-        "odds_choices": odds,
-        "odds": None,
-        "odds_error": "",
-        "odds_form": {},
+        "file": file,
+        "base": play_url(file),
         "log_shown": LOG_SHOWN,
         "die_face": api.die_face,
         "roll_result": api.roll_result,
-        "file": file,
-        "base": play_url(file),
+        "leader_word": board.report.system.definition.leader.title,
     }
 
 
@@ -69,13 +67,14 @@ def play_page(site: Site) -> Endpoint:
 
 
 def _tap_fields(fields: Mapping[str, list[str]]) -> dict[str, list[str]]:
-    """A piece's buttons share one form: the pressed one says ``do=mark:Stunned`` (tap and marker)."""
+    """The pieces' buttons share one form: the pressed one says what it does, ``do=mark|Stunned|Hunter 2``
+    (tap, marker, piece; a piece's name may hold anything, so it comes last)."""
     out = {k: list(v) for k, v in fields.items()}
     action = one(fields, "do")
     if action:
-        tap, _, value = action.partition(":")
-        out["tap"] = [tap]
-        out["marker"] = [value]
+        tap, _, rest = action.partition("|")
+        marker, _, piece = rest.partition("|")
+        out.update(tap=[tap], marker=[marker], piece=[piece])
     return out
 
 
@@ -119,16 +118,7 @@ def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]
             anchor = f"#piece-{index}" if index else ""
         query = urlencode({"game": game.id, "done": played.done})
         return RedirectResponse(f"{play_url(file)}?{query}{anchor}", status_code=303)
-    context = {
-        "board": game.board,
-        "game": game,
-        "file": file,
-        "base": play_url(file),
-        "log_shown": LOG_SHOWN,
-        "die_face": api.die_face,
-        "roll_result": api.roll_result,
-        "notice": played.done,
-    }
+    context = {**_game_context(file, game.board, game), "notice": played.done}
     piece_key = one(fields, "piece")
     if isinstance(tap_record, api.Mark | api.Unmark) and piece_key is not None:
         for index, piece in enumerate(game.board.pieces, 1):
@@ -150,36 +140,47 @@ def _situation(query: Mapping[str, str], options: Any) -> list[str]:
 
 
 def odds(site: Site) -> Endpoint:
-    """The odds of a piece against an opponent's unit: in place with htmx, the page otherwise."""
+    """The odds of a piece against an opponent's unit: the odds page, or its answer in place (htmx)."""
 
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
-        query = request.query_params
         try:
-            context = await blocking(_context, site, file, query.get("game"))
+            context = await blocking(_odds_context, site, file, request.query_params)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
-        context["odds_form"] = dict(query)
-        against, _, target = (query.get("against") or "").rpartition("#")
-        try:
-            if not against or not target.isdigit():
-                raise InputError("choose the unit to attack", details=None)
-            words = _situation(query, context["odds_choices"].options)
-            context["odds"] = await blocking(
-                api.game_odds,
-                site.folder,
-                file,
-                site.catalogs,
-                query.get("attacker") or "",
-                against,
-                int(target),
-                words,
-            )
-            context["odds_words"] = words
-        except ListbuilderError as exc:
-            context["odds_error"] = error_message(exc)
         if is_htmx(request):
             return site.page("_play_odds.html", request, **context)
-        return site.page("play.html", request, **context)
+        return site.page("play_odds.html", request, **context)
 
     return handler
+
+
+def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, Any]:
+    board = api.play_board(site.folder, file, site.catalogs)
+    choices = api.odds_choices(site.folder, file, site.catalogs, board)
+    context: dict[str, Any] = {
+        "title": f"{board.name}: odds",
+        "board": board,
+        "file": file,
+        "base": play_url(file),
+        "odds_choices": choices,
+        "odds_form": dict(query),
+        "odds": None,
+        "odds_error": "",
+        "odds_words": [],
+        "game_id": query.get("game", ""),
+    }
+    against, _, target = (query.get("against") or "").rpartition("#")
+    if not against:
+        return context
+    try:
+        if not target.isdigit():
+            raise InputError("choose the unit to attack", details=None)
+        words = _situation(query, choices.options)
+        context["odds"] = api.game_odds(
+            site.folder, file, site.catalogs, query.get("attacker") or "", against, int(target), words
+        )
+        context["odds_words"] = words
+    except ListbuilderError as exc:
+        context["odds_error"] = error_message(exc)
+    return context
