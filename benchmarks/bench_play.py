@@ -35,10 +35,14 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-ROW = '<li id="row"><form hx-post="/tap" hx-target="#row" hx-swap="outerHTML"><button name="on" value="{v}" aria-pressed="{p}">Stunned</button></form></li>'
+ROW = (
+    '<li id="row"><form hx-post="/tap" hx-target="#row" hx-swap="outerHTML">'
+    '<button name="on" value="{v}" aria-pressed="{p}">Stunned</button></form></li>'
+)
+HEAD = '<!doctype html><script src="/static/htmx.min.js"></script><ul>'
 
 async def page(request):
-    return HTMLResponse('<!doctype html><script src="/static/htmx.min.js"></script><ul>' + ROW.format(v=1, p="false") + '</ul>')
+    return HTMLResponse(HEAD + ROW.format(v=1, p="false") + "</ul>")
 
 async def tap(request):
     form = await request.form()
@@ -50,7 +54,8 @@ sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 sock.bind(("127.0.0.1", 0))
 sock.listen(128)
 print(f"serving at http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
-app = Starlette(routes=[Route("/", page), Route("/tap", tap, methods=["POST"]), Mount("/static", StaticFiles(directory=sys.argv[1]))])
+routes = [Route("/", page), Route("/tap", tap, methods=["POST"]), Mount("/static", StaticFiles(directory=sys.argv[1]))]
+app = Starlette(routes=routes)
 uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off")).run(sockets=[sock])
 """
 
