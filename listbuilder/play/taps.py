@@ -156,7 +156,7 @@ class Logged(Record):
         if self.tap in ("mark", "unmark"):
             if self.now in (0, 1) and self.was in (0, 1):
                 return f"{self.marker} {'on' if self.now else 'off'}: {self.piece}"
-            return f"{self.marker}: {self.piece} {self.was} → {self.now}"
+            return f"{self.marker} on {self.piece}: {self.was} → {self.now}"
         if self.tap == "score":
             return f"{self.track} {self.was} → {self.now}"
         if self.tap == "roll":
