@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from listbuilder.army.costing import figures_in
+from listbuilder.army.phrases import stats_line
 from listbuilder.army.report import Report
 from listbuilder.record import Record, record
 from listbuilder.rules.playaids import Marker, PlayAids, Roll, Track
@@ -128,8 +129,6 @@ def _controls(markers: tuple[Marker, ...], figures: int) -> tuple[Control, ...]:
 
 def board_of(report: Report, file: str, version: str) -> Board:
     """The board of a judged list read from ``file`` (at ``version``)."""
-    from listbuilder import views
-
     system = report.system
     ref = load_reference(system)
     aids = ref.play_aids
@@ -141,7 +140,7 @@ def board_of(report: Report, file: str, version: str) -> Board:
         e = line.entry
         figures = figures_in(system, e.unit)
         controls = _controls(tuple(m for m in markers if is_used(m.uses, system, [e.unit])), figures)
-        stats = views.stats_line(system, e.unit)
+        stats = stats_line(system, e.unit)
         leaders = _leaders(e)
         for n in range(1, e.count + 1):
             numbered[e.unit.name] += 1
