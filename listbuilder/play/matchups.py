@@ -31,7 +31,7 @@ class SituationOption(Record):
 def situation_options(board: Board) -> tuple[SituationOption, ...]:
     """The options of the rule set's main matchup mechanic (cover, charging, stunned...)."""
     from listbuilder.odds.api import mechanic_of
-    from listbuilder.odds.situation import option_values
+    from listbuilder.odds.parts import option_values
 
     system = board.report.system
     try:
