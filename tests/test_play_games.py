@@ -429,3 +429,93 @@ def test_a_game_written_and_read_back_is_the_same_game(zombie_board, taps, tmp_p
     judged = game_files.judge("1", back, board)
     assert judged.trusted, judged.problems
     assert judged.state.log == state.log and dict(judged.state.markers) == dict(state.markers)
+
+
+def test_a_count_says_how_it_changed(folder, catalogs):
+    g = api.start_game(folder, RANGERS, catalogs)
+    played = api.play_tap(folder, RANGERS, catalogs, g.id, api.Mark(piece="Ranger Squad 1", marker="Casualty"))
+    assert played.done == "Casualty on Ranger Squad 1: 0 → 1"  # a count, though it went from 0 to 1
+    played = api.play_tap(folder, RANGERS, catalogs, g.id, api.Undo())
+    assert played.done == "Undone: Casualty on Ranger Squad 1: 0 → 1"
+
+
+def test_a_sixth_rule_set_plays_from_its_data_alone(tmp_path):
+    """A rule set written by the test, with its own markers, track, turns and roll: no code names it."""
+    import textwrap
+
+    from test_catalogs import write_sixth
+
+    root = write_sixth(tmp_path / "house")
+    (root / "pocket-legions" / "reference.yaml").write_text(
+        textwrap.dedent("""\
+        turn: {phases: [{name: Fight, summary: Everyone fights., source: test}]}
+        tables:
+          - id: weather
+            title: Weather
+            columns: [Roll, Sky]
+            rows: [["1-2", Rain], ["3-6", Sun]]
+            source: test
+        play_aids:
+          turns: 3
+          markers:
+            - {label: Wounds, kind: count, per: unit, maximum: figures, out: true, source: test}
+            - {label: Routed, per: unit, source: test}
+            - {label: Jammed, uses: {stat: arm, any_of: [Engine]}, clears: turn, source: test}
+          tracks:
+            - {label: Glory, start: 2, maximum: 5, capped: true, source: test}
+          rolls:
+            - {id: weather, title: Weather, table: weather, source: test}
+        """),
+        encoding="utf-8",
+    )
+    books = api.open_catalogs([root])
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    (lists / "reds.yaml").write_text(
+        "system: pocket-legions\nname: Reds\nunits:\n  - unit: Spearmen\n    count: 2\n  - unit: Ballista\n",
+        encoding="utf-8",
+    )
+    g = api.start_game(lists, "reds.yaml", books)
+    spear = g.board.piece("Spearmen 1")
+    assert [(c.marker, c.maximum) for c in spear.controls] == [("Wounds", 4), ("Routed", 1)]
+    assert [c.marker for c in g.board.piece("Ballista").controls] == ["Wounds", "Routed", "Jammed"]
+    for t in [api.Mark(piece="Spearmen 1", marker="Wounds")] * 4 + [api.Mark(piece="Ballista", marker="Jammed")]:
+        g = api.play_tap(lists, "reds.yaml", books, g.id, t).game
+    assert g.is_out(g.board.piece("Spearmen 1")) and g.lost() == (1, 4)
+    g = api.play_tap(lists, "reds.yaml", books, g.id, api.NextTurn()).game
+    assert g.state.value("Ballista", "Jammed") == 0 and g.state.value("Spearmen 1", "Wounds") == 4
+    with pytest.raises(InputError, match="Glory is at most 5"):
+        api.play_tap(lists, "reds.yaml", books, g.id, api.Score(track="Glory", by=4))
+    played = api.play_tap(lists, "reds.yaml", books, g.id, api.RollDice(roll="weather", faces=(2,)))
+    assert played.done == "Rolled weather: 2: Rain"
+    g = api.play_tap(lists, "reds.yaml", books, g.id, api.NextTurn()).game  # turn 3 of 3
+    with pytest.raises(InputError, match="the game ends after turn 3"):
+        api.play_tap(lists, "reds.yaml", books, g.id, api.NextTurn())
+
+
+def test_a_reference_file_with_a_bad_play_aid_says_where(tmp_path):
+    import textwrap
+
+    from test_catalogs import write_sixth
+
+    from listbuilder.rules.reference import load_reference
+
+    root = write_sixth(tmp_path / "house")
+    (root / "pocket-legions" / "reference.yaml").write_text(
+        textwrap.dedent("""\
+        turn: {phases: []}
+        play_aids:
+          markers:
+            - {label: Routed, maximum: 3}
+            - {label: Wounds, kind: count, maximum: 0}
+            - Routed
+          rolls:
+            - {id: weather, title: Weather, table: nowhere}
+        """),
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as e:
+        load_reference(api.open_catalogs([root]).get("pocket-legions"))
+    said = e.value.render()
+    assert "only a count has a maximum" in said and "at least 1, found 0" in said
+    assert "'Routed' is declared twice" in said and "no table 'nowhere'" in said

@@ -63,9 +63,7 @@ def test_a_list_without_a_game_offers_to_start_one(server: Server, folder: Path)
 
 def test_a_tap_without_javascript_posts_and_comes_back(server: Server, folder: Path):
     game = started(server, ZOMBIES)
-    answer = server.post(
-        play(ZOMBIES) + "/tap", {"token": server.token(), "game": game, "do": "mark|Stunned|Hunter 2"}
-    )
+    answer = server.post(play(ZOMBIES) + "/tap", {"token": server.token(), "game": game, "do": "mark|Stunned|Hunter 2"})
     assert answer.status == 303
     assert answer.headers["location"].endswith("#piece-2") and "done=Stunned+on" in answer.headers["location"]
     page = server.get(answer.headers["location"].split("#")[0]).text

@@ -100,6 +100,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.play import read_tap as read_tap
     from listbuilder.api.play import roll_result as roll_result
     from listbuilder.api.play import start_game as start_game
+    from listbuilder.api.play import tap_words as tap_words
     from listbuilder.api.printing import Rendered as Rendered
     from listbuilder.api.printing import Written as Written
     from listbuilder.api.printing import document_format as document_format
@@ -176,7 +177,7 @@ _FROM = {
     "listbuilder.api.play": (
         "Board End Game GameSummary Mark NextTurn OddsChoices Piece Played RollDice Score SituationOption "
         "Start Tap Undo Unmark die_face game_odds games_of load_game odds_choices play_board play_tap "
-        "read_tap roll_result start_game"
+        "read_tap roll_result start_game tap_words"
     ),
     "listbuilder.api.printing": (
         "Rendered Written document_format render_card render_card_file render_files render_reports write_file"

@@ -47,6 +47,7 @@ __all__ = [
     "read_tap",
     "roll_result",
     "start_game",
+    "tap_words",
 ]
 
 
@@ -136,11 +137,10 @@ def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -
     after, line = games.act(folder, board, game, tap)
     if isinstance(tap, Start):
         return Played(game=after, done=f"Game {after.id} started")
+    said = tap_words(board, line) if line is not None else "nothing"
     if isinstance(tap, Undo):
-        return Played(game=after, done=f"Undone: {line.words() if line else 'nothing'}")
-    if line is not None and line.tap == "roll":
-        return Played(game=after, done=f"{line.words()}: {roll_result(board, line)}")
-    return Played(game=after, done=line.words() if line else "Done")
+        return Played(game=after, done=f"Undone: {said}")
+    return Played(game=after, done=said)
 
 
 def read_tap(fields: Mapping[str, Sequence[str]]) -> Tap:
@@ -155,6 +155,13 @@ def roll_result(board: Board, line: Any) -> str:
     from listbuilder.play.rolls import result
 
     return result(board, line)
+
+
+def tap_words(board: Board, line: Any) -> str:
+    """A line of a game's log in words ('Stunned on: Hunter 2', 'Danger on Trooper: 1 → 2')."""
+    from listbuilder.play.rolls import words
+
+    return words(board, line)
 
 
 def die_face(n: int) -> str:

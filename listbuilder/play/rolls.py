@@ -1,4 +1,5 @@
-"""What a roll came to, in words: the row of its table a die falls on, or who won a roll-off."""
+"""A game's log in words: what a tap did, and what a roll came to (the row of its table a die
+falls on, or who won a roll-off)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,14 @@ def result(board: Board, line: Logged) -> str:
         if face in (faces(row[0]) or ()):
             return ", ".join(cell for cell in row[1:] if cell)
     return "no row of the table has this face"
+
+
+def words(board: Board, line: Logged) -> str:
+    """A logged tap in words: 'Stunned on: Hunter 2', 'Danger on Trooper: 1 → 2', a roll and its result."""
+    if line.tap == "roll":
+        return f"{line.words()}: {result(board, line)}"
+    if line.tap in ("mark", "unmark"):
+        piece = board.piece(line.piece)
+        control = piece.control(line.marker) if piece is not None else None
+        return line.words(None if control is None else control.kind == "toggle")
+    return line.words()

@@ -151,10 +151,13 @@ class Logged(Record):
             out["cleared"] = [list(c) for c in self.cleared]
         return out
 
-    def words(self) -> str:
-        """The line as the log on the page says it."""
+    def words(self, toggle: bool | None = None) -> str:
+        """The line as the log on the page says it (``toggle``: whether its marker is on or off,
+        rather than a count; by default, a change between 0 and 1 reads as one)."""
         if self.tap in ("mark", "unmark"):
-            if self.now in (0, 1) and self.was in (0, 1):
+            if toggle is None:
+                toggle = self.now in (0, 1) and self.was in (0, 1)
+            if toggle:
                 return f"{self.marker} {'on' if self.now else 'off'}: {self.piece}"
             return f"{self.marker} on {self.piece}: {self.was} → {self.now}"
         if self.tap == "score":

@@ -50,6 +50,7 @@ def _game_context(file: str, board: Any, game: Any) -> dict[str, Any]:
         "log_shown": LOG_SHOWN,
         "die_face": api.die_face,
         "roll_result": api.roll_result,
+        "tap_words": api.tap_words,
         "leader_word": board.report.system.definition.leader.title,
     }
 
