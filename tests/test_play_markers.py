@@ -126,3 +126,15 @@ def test_the_printed_roster_draws_each_marker_as_declared(catalogs, example, nam
     assert printed.tally is tally
     if rows is not None:
         assert printed.rows == rows
+
+
+def test_leaders_n_leads_the_first_n_copies(catalogs, tmp_path):
+    # 000 line 25: one figure of the force is the Leader; `leaders: 1` marks one of five marines
+    path = tmp_path / "squad.yaml"
+    path.write_text(
+        "system: deathmelt\nname: Squad\nfigures: 12\nunits:\n  - unit: Colonial Marine\n    count: 5\n    leaders: 1\n",
+        encoding="utf-8",
+    )
+    army, system = parse_list(load_yaml(path), catalogs)
+    b = board_of(build_report(army, system), "squad.yaml", "0" * 16)
+    assert [p.leader for p in b.pieces] == [True, False, False, False, False]
