@@ -132,7 +132,8 @@ def test_leaders_n_leads_the_first_n_copies(catalogs, tmp_path):
     # 000 line 25: one figure of the force is the Leader; `leaders: 1` marks one of five marines
     path = tmp_path / "squad.yaml"
     path.write_text(
-        "system: deathmelt\nname: Squad\nfigures: 12\nunits:\n  - unit: Colonial Marine\n    count: 5\n    leaders: 1\n",
+        "system: deathmelt\nname: Squad\nfigures: 12\nunits:\n"
+        "  - unit: Colonial Marine\n    count: 5\n    leaders: 1\n",
         encoding="utf-8",
     )
     army, system = parse_list(load_yaml(path), catalogs)
