@@ -519,3 +519,19 @@ def test_a_reference_file_with_a_bad_play_aid_says_where(tmp_path):
     said = e.value.render()
     assert "only a count has a maximum" in said and "at least 1, found 0" in said
     assert "'Routed' is declared twice" in said and "no table 'nowhere'" in said
+
+
+def test_your_panicked_figures_add_to_your_opponents_impetus_roll(folder, catalogs):
+    # 000 line 29: each player rolls a die, adding 1 for each panicked figure on the opposing side
+    g = api.start_game(folder, MARINES, catalogs)
+    for piece in ("Colonial Marine 1", "Colonial Marine 2"):
+        g = tap(folder, catalogs, g, api.Mark(piece=piece, marker="Panicked"), MARINES)
+    played = api.play_tap(folder, MARINES, catalogs, g.id, api.RollDice(roll="impetus", faces=(5, 4)))
+    assert played.game.state.rolls[-1].bonus == 2
+    assert played.done.endswith("you 5, your opponent 6 (4 + 2): your opponent rolls higher")
+    played = api.play_tap(folder, MARINES, catalogs, g.id, api.RollDice(roll="impetus", faces=(6, 4)))
+    assert played.done.endswith("you 6, your opponent 6 (4 + 2): a tie, roll again")
+    assert api.load_game(folder, MARINES, catalogs).trusted  # the bonus is in the log and follows from it
+    path = folder / ".listbuilder" / "games" / MARINES / "0001.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('"bonus": 2', '"bonus": 0', 1), encoding="utf-8")
+    assert not api.load_game(folder, MARINES, catalogs).trusted

@@ -144,12 +144,18 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
         faces = tap.faces or dice(count)
         if len(faces) != count or any(not 1 <= f <= 6 for f in faces):
             raise _refuse(f"{roll.title} takes {count} {'die' if count == 1 else 'dice'}, each 1 to 6")
-        return Logged(tap="roll", turn=turn, roll=roll.id, faces=tuple(faces))
+        bonus = _count_marked(state, board, roll.opponent_adds) if roll.opponent_adds else 0
+        return Logged(tap="roll", turn=turn, roll=roll.id, faces=tuple(faces), bonus=bonus)
     if isinstance(tap, End):
         if state.ended:
             raise _refuse("the game has ended already")
         return Logged(tap="end", turn=turn)
     raise _refuse(f"'{tap.name}' does not change a game's state")
+
+
+def _count_marked(state: Reading, board: Board, marker: str) -> int:
+    """How many of the list's figures have ``marker`` on (a count over a unit's figures counts each)."""
+    return sum(marks.get(marker, 0) for piece, marks in state.markers.items() if board.piece(piece) is not None)
 
 
 def _cleared(state: Reading, board: Board) -> tuple[tuple[str, str, int], ...]:
@@ -289,7 +295,7 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
         except InputError as exc:
             problems.append(f"log line {n}: {exc.summary}")
             break
-        if made.now != line.now:
+        if made.now != line.now or made.bonus != line.bonus:
             problems.append(f"log line {n} ({line.words()[:80]}) is not what its tap does")
             break
         if line.tap == "next-turn" and skip_missing:

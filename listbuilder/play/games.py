@@ -313,7 +313,7 @@ def game_from_data(data: Any, path: Path) -> GameFile:
     )
 
 
-_LINE_KEYS = {"tap", "turn", "piece", "marker", "track", "was", "now", "roll", "faces", "cleared"}
+_LINE_KEYS = {"tap", "turn", "piece", "marker", "track", "was", "now", "roll", "faces", "bonus", "cleared"}
 
 
 def _line(line: Any, path: Path, i: int) -> Logged:
@@ -340,6 +340,7 @@ def _line(line: Any, path: Path, i: int) -> Logged:
         now=_whole(line.get("now", 0), path, f"{where}.now"),
         roll=str(line.get("roll", ""))[:300],
         faces=tuple(_whole(f, path, f"{where}.faces") for f in faces),
+        bonus=_whole(line.get("bonus", 0), path, f"{where}.bonus", 0, 100_000),
         cleared=tuple((c[0][:300], c[1][:300], _whole(c[2], path, f"{where}.cleared")) for c in cleared),
     )
 

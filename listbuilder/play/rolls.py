@@ -23,9 +23,11 @@ def result(board: Board, line: Logged) -> str:
         return "not a roll of this rule set"
     if roll.kind == "roll-off":
         you, them = (*line.faces, 0, 0)[:2]
+        them += line.bonus
+        said = f"you {you}, your opponent {them}" + (f" ({them - line.bonus} + {line.bonus})" if line.bonus else "")
         if you == them:
-            return "a tie: roll again"
-        return "you roll higher" if you > them else "your opponent rolls higher"
+            return f"{said}: a tie, roll again"
+        return f"{said}: " + ("you roll higher" if you > them else "your opponent rolls higher")
     table = board.table(roll.table)
     face = line.faces[0] if line.faces else 0
     for row in table.rows if table else ():

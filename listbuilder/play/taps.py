@@ -137,6 +137,7 @@ class Logged(Record):
     now: int = 0  # and after
     roll: str = ""
     faces: tuple[int, ...] = ()
+    bonus: int = 0  # roll-off: what the other side adds to its die (the roll's 'opponent_adds')
     cleared: tuple[tuple[str, str, int], ...] = ()  # next-turn: (piece, marker, value) it cleared
 
     def as_json(self) -> dict[str, Any]:
@@ -147,6 +148,8 @@ class Logged(Record):
             out.update(track=self.track, was=self.was, now=self.now)
         elif self.tap == "roll":
             out.update(roll=self.roll, faces=list(self.faces))
+            if self.bonus:
+                out["bonus"] = self.bonus
         elif self.tap == "next-turn" and self.cleared:
             out["cleared"] = [list(c) for c in self.cleared]
         return out

@@ -79,6 +79,10 @@ class Roll(Record):
         "'table' (one die read on 'table') or 'roll-off' (each side rolls a die, the higher wins)", default="table"
     )
     table: str = doc("for 'table': the id of the reference table whose first column holds the faces", default="")
+    opponent_adds: str = doc(
+        "for 'roll-off': a marker; the other side adds 1 to its die for each of your pieces that has it",
+        default="",
+    )
     text: str = doc("what the result means, in our own words", default="")
     source: str = doc("where the source text gives it", default="")
 

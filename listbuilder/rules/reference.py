@@ -246,6 +246,8 @@ def _check_play_aids(ref: "ReferenceFile", check_uses: Any, d: Document) -> list
             errors.append(d.detail(("play_aids", "tracks", i, "steps"), "steps are whole numbers of at least 1"))
     tables = {t.id: t for t in ref.tables}
     for i, roll in enumerate(aids.rolls):
+        if roll.opponent_adds and roll.opponent_adds not in seen:
+            errors.append(d.detail(("play_aids", "rolls", i, "opponent_adds"), f"no marker '{roll.opponent_adds}'"))
         if roll.kind != "table":
             continue
         table = tables.get(roll.table)
