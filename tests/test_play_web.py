@@ -229,3 +229,19 @@ def test_the_odds_form_lists_only_lists_of_the_same_rule_set(server: Server):
     assert HIVE not in page.split('id="odds-section"')[1]
     for key in ("attack", "cover", "defending", "stunned"):  # might-skirmish's situation options (odds.yaml)
         assert f'name="{key}"' in page
+
+
+def test_a_list_edited_mid_game_is_said_on_the_page(server: Server, folder: Path):
+    (folder / "edited.yaml").write_bytes((folder / ZOMBIES).read_bytes())
+    game = started(server, "edited.yaml")
+    server.post(play("edited.yaml") + "/tap", {"token": server.token(), "game": game, "do": "mark|Dead|Hunter 2"})
+    text = (folder / "edited.yaml").read_text(encoding="utf-8")
+    (folder / "edited.yaml").write_text(text.replace("  - unit: Hunter\n    count: 2\n", "  - unit: Hunter\n"))
+    page = server.get(play("edited.yaml")).text
+    assert "The list was edited since this game began" in page and "Hunter: 2 → 1" in page
+    assert "set aside: the markers of Hunter 2, which the list no longer has" in page
+    assert 'class="badge warn" href="#list-changed">list edited</a>' in page
+    answer = server.post(
+        play("edited.yaml") + "/tap", {"token": server.token(), "game": game, "do": "mark|Dead|Hunter"}
+    )
+    assert answer.status == 303  # it plays on with the list as it is
