@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from listbuilder import api
 from listbuilder.errors import InputError
-from listbuilder.play import games as game_files
+from listbuilder.play import gamefile
 from listbuilder.play.game import GameState, initial, replay, step, undo
+from listbuilder.play.trust import judge
 
 ZOMBIES = "zombies.yaml"
 ELVES = "elves.yaml"
@@ -311,7 +312,7 @@ def test_a_games_folder_that_is_a_link_is_refused(folder, catalogs, tmp_path_fac
 def test_a_huge_game_file_is_refused_without_reading_it(folder, catalogs):
     g = api.start_game(folder, ZOMBIES, catalogs)
     with game_file(folder).open("ab") as fh:
-        fh.truncate(game_files.MAX_GAME_BYTES + 1)
+        fh.truncate(gamefile.MAX_GAME_BYTES + 1)
     with pytest.raises(InputError, match="a game is at most"):
         api.load_game(folder, ZOMBIES, catalogs, g.id)
     assert next(s.error for s in api.games_of(folder, ZOMBIES)).startswith("this game file is")
@@ -422,11 +423,11 @@ def test_a_game_written_and_read_back_is_the_same_game(zombie_board, taps, tmp_p
     for t in taps:
         with contextlib.suppress(InputError):
             state = undo(state)[0] if isinstance(t, api.Undo) else step(state, t, board)
-    gf = game_files.GameFile(list=ZOMBIES, name="Z", system="might-skirmish", version="0" * 16, state=state)
+    gf = gamefile.GameFile(list=ZOMBIES, name="Z", system="might-skirmish", version="0" * 16, state=state)
     path = tmp_path_factory.mktemp("g") / "0001.yaml"
-    path.write_text(game_files.game_text(gf), encoding="utf-8")
-    back = game_files.read_game_file(path)
-    judged = game_files.judge("1", back, board)
+    path.write_text(gamefile.game_text(gf), encoding="utf-8")
+    back = gamefile.read_game_file(path)
+    judged = judge("1", back, board)
     assert judged.trusted, judged.problems
     assert judged.state.log == state.log and dict(judged.state.markers) == dict(state.markers)
 

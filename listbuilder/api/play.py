@@ -14,9 +14,10 @@ from typing import Any
 
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board, Piece
-from listbuilder.play.games import Game, GameSummary
+from listbuilder.play.games import GameSummary
 from listbuilder.play.matchups import SituationOption
 from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, Undo, Unmark
+from listbuilder.play.trust import Game
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
@@ -158,7 +159,7 @@ def roll_result(board: Board, line: Any) -> str:
 
 
 def tap_words(board: Board, line: Any) -> str:
-    """A line of a game's log in words ('Stunned on: Hunter 2', 'Danger on Trooper: 1 → 2')."""
+    """A line of a game's log in words ('Stunned on: Sentry 2', 'Danger on Picket: 1 → 2')."""
     from listbuilder.play.rolls import words
 
     return words(board, line)

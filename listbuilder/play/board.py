@@ -2,7 +2,7 @@
 figures) and the controls each gets from the rule set's markers.
 
 A piece is named as a player would say it: the unit's name, numbered when the list has more
-than one ("Hunter 1", "Hunter 2"), so a control's accessible name reads "Stunned: Hunter 2" and
+than one ("Sentry 1", "Sentry 2"), so a control's accessible name reads "Stunned: Sentry 2" and
 a game file stays readable by hand. A marker kept per model on a unit of several figures is
 counted over the unit's figures ("Immobilised: 1 of 2").
 """
@@ -44,7 +44,7 @@ class Control(Record):
 class Piece(Record):
     """A model, or a unit of figures, of the list as it is played."""
 
-    key: str  # the name it goes by in the game file: "Hunter 2"
+    key: str  # the name it goes by in the game file: "Sentry 2"
     unit: str
     entry: int  # the index of its entry in the list
     copy: int  # which copy of the entry (from 1)
@@ -185,7 +185,7 @@ def _leaders(entry: Any) -> int:
 
 
 def roster_changes(before: tuple[tuple[str, int], ...], after: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
-    """What changed between two rosters of (unit, count), in words: 'Hunter: 2 → 3', 'added Beast'."""
+    """What changed between two rosters of (unit, count), in words: 'Sentry: 2 → 3', 'added Beast'."""
     old: Counter[str] = Counter()
     new: Counter[str] = Counter()
     for name, count in before:

@@ -37,7 +37,7 @@ def result(board: Board, line: Logged) -> str:
 
 
 def words(board: Board, line: Logged) -> str:
-    """A logged tap in words: 'Stunned on: Hunter 2', 'Danger on Trooper: 1 → 2', a roll and its result."""
+    """A logged tap in words: 'Stunned on: Sentry 2', 'Danger on Picket: 1 → 2', a roll and its result."""
     if line.tap == "roll":
         return f"{line.words()}: {result(board, line)}"
     if line.tap in ("mark", "unmark"):

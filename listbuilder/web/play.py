@@ -68,7 +68,7 @@ def play_page(site: Site) -> Endpoint:
 
 
 def _tap_fields(fields: Mapping[str, list[str]]) -> dict[str, list[str]]:
-    """The pieces' buttons share one form: the pressed one says what it does, ``do=mark|Stunned|Hunter 2``
+    """The pieces' buttons share one form: the pressed one says what it does, ``do=mark|Stunned|Sentry 2``
     (tap, marker, piece; a piece's name may hold anything, so it comes last)."""
     out = {k: list(v) for k, v in fields.items()}
     action = one(fields, "do")
