@@ -329,6 +329,9 @@ def test_a_huge_game_file_is_refused_without_reading_it(folder, catalogs):
         ("format: 1\nlog: [{tap: mark, rm: -rf}]\n", "'log[0]' should be a tap"),
         ("format: 1\nmarkers: {a: {b: 1.5}}\n", "'markers.a.b' should be a whole number"),
         ("\x00\x01", "not YAML"),
+        # nested past any game file: refused before libyaml's composer recurses in C once per level
+        ("format: 1\nlog: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested at most 6 deep"),
+        ("format: 1\nlog:\n" + "".join("  " * i + "- \n" for i in range(1, 400)), "nested at most 6 deep"),
     ],
 )
 def test_a_broken_game_file_says_what_is_wrong(folder, catalogs, text, said):

@@ -109,15 +109,40 @@ def _read(path: Path) -> str:
         raise InputError("this game file is not UTF-8 text", file=path) from None
 
 
+MAX_DEPTH = 6  # a game file nests a mapping, its log, a line, its dice: four levels; more is not one
+
+
 def _parse(path: Path, text: str) -> GameFile:
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(text, Loader=loader)
+        _check_depth(loader_class, text, path)
+        data = yaml.load(text, Loader=loader_class)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         raise InputError(f"this game file is not YAML: {str(exc).splitlines()[0][:120]}", file=path) from None
     return game_from_data(data, path)
+
+
+def _check_depth(loader_class: Any, text: str, path: Path) -> None:
+    """Refuse a text that nests deeper than a game file does, before it is composed: libyaml's
+    composer recurses in C once per level, so 100,000 '[' would overflow the stack and end the
+    process, where its parser, walked here event by event, does not recurse."""
+    import yaml
+
+    loader = loader_class(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _bad(path, "the file", f"a game file, nested at most {MAX_DEPTH} deep")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        loader.dispose()
 
 
 def _bad(path: Path, where: str, expected: str) -> InputError:
