@@ -118,7 +118,7 @@ def _parse(path: Path, text: str) -> GameFile:
     loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         _check_depth(loader_class, text, path)
-        data = yaml.load(text, Loader=loader_class)  # noqa: S506 (a safe loader)
+        data = yaml.load(text, Loader=loader_class)  # a safe loader: plain data only
     except yaml.YAMLError as exc:
         raise InputError(f"this game file is not YAML: {str(exc).splitlines()[0][:120]}", file=path) from None
     return game_from_data(data, path)
