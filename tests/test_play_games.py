@@ -368,8 +368,8 @@ TAPS = st.one_of(
 def zombie_board(catalogs):
     from listbuilder.army.listfile import parse_list
     from listbuilder.army.report import build_report
+    from listbuilder.files.yamldoc import load_yaml
     from listbuilder.play.board import board_of
-    from listbuilder.yamlfile import load_yaml
 
     army, system = parse_list(load_yaml(EXAMPLES / SOURCES[ZOMBIES]), catalogs)
     return board_of(build_report(army, system), ZOMBIES, "0" * 16)

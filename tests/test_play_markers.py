@@ -8,10 +8,10 @@ from conftest import EXAMPLES
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
+from listbuilder.files.yamldoc import load_yaml
 from listbuilder.play.board import board_of
 from listbuilder.printing.pages import roster
 from listbuilder.rules.reference import load_reference
-from listbuilder.yamlfile import load_yaml
 
 
 def markers(catalogs, system_id):

@@ -12,11 +12,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import build_report
+from listbuilder.editing.folder import list_path
+from listbuilder.editing.history import version_of
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.play.board import Board, Piece
+from listbuilder.files.reading import read_text
+from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.play import games
+from listbuilder.play.board import Board, Piece, board_of
 from listbuilder.play.games import GameSummary
 from listbuilder.play.matchups import SituationOption
-from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, Undo, Unmark
+from listbuilder.play.rolls import die_face as face
+from listbuilder.play.rolls import result, words
+from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, Undo, Unmark, tap_of
 from listbuilder.play.trust import Game
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -74,12 +83,6 @@ class OddsChoices(Record):
 
 def play_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
     """The board of the list ``name`` of ``folder``: its pieces and their markers, as it is now."""
-    from listbuilder.army.listfile import parse_list
-    from listbuilder.army.report import build_report
-    from listbuilder.play.board import board_of
-    from listbuilder.share.folder import list_path, version_of
-    from listbuilder.yamlfile import parse_yaml, read_text
-
     path = list_path(folder, name)
     text = read_text(path, "list file")
     version = version_of(text)
@@ -102,9 +105,7 @@ _BOARDS: dict[tuple[str, str, int], tuple[Catalogs, Board]] = {}
 
 def games_of(folder: Path, name: str) -> tuple[GameSummary, ...]:
     """The games of a list, newest first (a file that cannot be read says why)."""
-    from listbuilder.play.games import summaries
-
-    return summaries(folder, name)
+    return games.summaries(folder, name)
 
 
 def load_game(
@@ -112,8 +113,6 @@ def load_game(
 ) -> Game:
     """One game of a list (``None``: its latest), judged against the list as it is now
     (``board``: the list's board, when the caller has just read it)."""
-    from listbuilder.play import games
-
     board = board or play_board(folder, name, catalogs)
     if game is None:
         ids = games.game_ids(folder, name)
@@ -125,15 +124,11 @@ def load_game(
 
 def start_game(folder: Path, name: str, catalogs: Catalogs) -> Game:
     """Start a new game of a list; its earlier games are kept."""
-    from listbuilder.play import games
-
     return games.start(folder, play_board(folder, name, catalogs))
 
 
 def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -> Played:
     """Apply one tap to a game of a list and write it: the game after it, and what was done."""
-    from listbuilder.play import games
-
     board = play_board(folder, name, catalogs)
     after, line = games.act(folder, board, game, tap)
     if isinstance(tap, Start):
@@ -146,37 +141,29 @@ def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -
 
 def read_tap(fields: Mapping[str, Sequence[str]]) -> Tap:
     """The tap a posted form names (``tap=mark``, ``piece``, ``marker``...)."""
-    from listbuilder.play.taps import tap_of
-
     return tap_of(fields)
 
 
 def roll_result(board: Board, line: Any) -> str:
     """A logged roll's result in words (its table's row, or who won a roll-off)."""
-    from listbuilder.play.rolls import result
-
     return result(board, line)
 
 
 def tap_words(board: Board, line: Any) -> str:
     """A line of a game's log in words ('Stunned on: Sentry 2', 'Danger on Picket: 1 → 2')."""
-    from listbuilder.play.rolls import words
-
     return words(board, line)
 
 
 def die_face(n: int) -> str:
     """The die face character of ``n``: ⚀ to ⚅."""
-    from listbuilder.play.rolls import die_face as face
-
     return face(n)
 
 
 def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | None = None) -> OddsChoices:
     """The lists of ``folder`` of the same rule set as ``name`` (an opponent for odds), with their
     entries, and the rule set's situation options."""
-    from listbuilder.api.folder import folder_lists
-    from listbuilder.play.matchups import situation_options
+    from listbuilder.api.folder import folder_lists  # the folder's lists only when odds are asked for
+    from listbuilder.play.matchups import situation_options  # odds (icepool): never for a tap
 
     board = board or play_board(folder, name, catalogs)
     opponents = []
@@ -197,7 +184,7 @@ def game_odds(
 ) -> Any:
     """The exact odds (``listbuilder odds``' figures) of a piece of the list attacking entry
     ``target`` of the list ``opponent`` of the same folder; ``situation`` is OPTION=VALUE words."""
-    from listbuilder.play.matchups import piece_odds
+    from listbuilder.play.matchups import piece_odds  # odds (icepool): never for a tap
 
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)

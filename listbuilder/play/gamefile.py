@@ -8,12 +8,17 @@ says can be believed is ``trust.judge``'s question.
 
 from __future__ import annotations
 
+import json
 import os
+import stat as stat_module
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.files.writing import atomic_write
 from listbuilder.play.game import MAX_TAPS, GameState
 from listbuilder.play.taps import Logged
 from listbuilder.record import Record, record
@@ -59,8 +64,6 @@ def read_game_file(path: Path) -> GameFile:
         raise InputError("no such game", file=path) from None
     except OSError as exc:
         raise InputError(f"cannot read the game: {exc.strerror or exc}", file=path) from None
-    import stat as stat_module
-
     if stat_module.S_ISLNK(st.st_mode):
         raise InputError(
             "this game file is a symbolic link, so it is not read",
@@ -113,8 +116,6 @@ MAX_DEPTH = 6  # a game file nests a mapping, its log, a line, its dice: four le
 
 
 def _parse(path: Path, text: str) -> GameFile:
-    import yaml
-
     loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         _check_depth(loader_class, text, path)
@@ -128,8 +129,6 @@ def _check_depth(loader_class: Any, text: str, path: Path) -> None:
     """Refuse a text that nests deeper than a game file does, before it is composed: libyaml's
     composer recurses in C once per level, so 100,000 '[' would overflow the stack and end the
     process, where its parser, walked here event by event, does not recurse."""
-    import yaml
-
     loader = loader_class(text)
     depth = 0
     try:
@@ -256,8 +255,6 @@ _LINES: dict[Path, tuple[tuple[Logged, ...], list[str]]] = {}
 
 
 def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> list[str]:
-    import json
-
     held = _LINES.get(path) if path is not None else None
     texts: list[str] = []
     if held is not None:
@@ -277,7 +274,6 @@ def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> list[str]:
 
 def game_text(gf: GameFile, path: Path | None = None) -> str:
     """A game file's text: a comment, then the game in plain YAML, one log line per tap."""
-    import json
 
     def flow(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)  # JSON is YAML: one line, quoted safely
@@ -306,17 +302,7 @@ def game_text(gf: GameFile, path: Path | None = None) -> str:
 
 
 def write_game(path: Path, gf: GameFile) -> None:
-    """Write a game whole: a temporary file, then a rename. Not flushed to the disk (``fsync``):
-    a power cut may lose the last tap, never the game, and the wait would double a tap's time."""
-    data = game_text(gf, path).encode("utf-8")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(tmp, flags, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write a game whole (the one atomic write), without waiting for the disk: a power cut may
+    lose the last tap, never the game, and the wait would double a tap's time."""
+    atomic_write(path, game_text(gf, path).encode("utf-8"), durable=False)
     _CACHE[path] = (_stamp(os.lstat(path)), gf)

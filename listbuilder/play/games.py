@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from listbuilder.editing.folder import list_path
+from listbuilder.editing.history import STATE, safe_folder
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board
 from listbuilder.play.game import Dice, fair_dice, initial, step, undo
@@ -54,23 +56,12 @@ class GameSummary(Record):
 
 
 def games_dir(folder: Path, list_name: str, create: bool = False) -> Path:
-    """``FOLDER/.listbuilder/games/NAME.yaml/``, refusing a list name or a folder that leads out of FOLDER."""
-    from listbuilder.share.folder import STATE, list_path
-
+    """``FOLDER/.listbuilder/games/NAME.yaml/``, each part checked by the folder's own safe-path
+    rule (``editing.history.safe_folder``: no link, no plain file on the way out of FOLDER)."""
     path = list_path(folder, list_name)  # a plain list name of this folder, or InputError
-    root = Path(os.path.realpath(folder))
-    where = root / STATE / "games" / path.name
-    parts = (root / STATE, root / STATE / "games", where)
-    for part in parts:  # checked before anything is made, so no folder is made through a link
-        if os.path.islink(part):
-            raise InputError(
-                "the games folder is a symbolic link, so nothing is read or written there",
-                file=part,
-                details=[ErrorDetail(message="remove the link; listbuilder makes the folder itself")],
-            )
-        if create and not part.exists():
-            part.mkdir(exist_ok=True)
-    return where
+    parts = (STATE, "games", path.name)
+    found = safe_folder(folder, parts, create=create)
+    return found if found is not None else Path(os.path.realpath(folder)).joinpath(*parts)
 
 
 def game_path(folder: Path, list_name: str, game_id: str) -> Path:
