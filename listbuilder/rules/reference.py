@@ -19,7 +19,7 @@ from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import carriers, is_mixed, names
-from listbuilder.rules.playaids import Marker, PlayAids, Uses, faces
+from listbuilder.rules.playaids import Marker, PlayAids, Roll, Track, Uses, faces
 from listbuilder.rules.schema import doc, read_catalog_document
 from listbuilder.rules.variant import layered
 from listbuilder.rules.wording import Scope, fill_record
@@ -112,8 +112,9 @@ REFERENCE_TEXTS: Mapping[type, tuple[str, ...]] = {
     Phase: ("summary",),
     Table: ("title", "summary", "columns", "rows"),
     SpecialRule: ("title", "text"),
-    Track: ("label",),
-    ModelBox: ("label",),
+    Track: ("label", "text"),
+    Marker: ("label", "text"),
+    Roll: ("title", "text"),
 }
 
 
