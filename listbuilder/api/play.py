@@ -68,8 +68,7 @@ class Played(Record):
     game: Game
     done: str
 
-    def as_json(self) -> dict[str, Any]:
-        return {"done": self.done, "game": self.game.as_json()}
+    __json__ = ("done", "game")
 
 
 @record

@@ -264,7 +264,7 @@ def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> list[str]:
             shared -= 1
         if shared and all(log[i] is old[i] for i in (0, shared // 2)):
             texts = old_texts[:shared]
-    texts += [f"  - {json.dumps(line.as_json(), ensure_ascii=False)}" for line in log[len(texts) :]]
+    texts += [f"  - {json.dumps(line.line(), ensure_ascii=False)}" for line in log[len(texts) :]]
     if path is not None:
         if len(_LINES) >= _CACHE_SIZE and path not in _LINES:
             _LINES.pop(next(iter(_LINES)))

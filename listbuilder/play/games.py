@@ -41,15 +41,7 @@ class GameSummary(Record):
     taps: int
     error: str = ""
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "game": self.id,
-            "started": self.started,
-            "turn": self.turn,
-            "ended": self.ended,
-            "taps": self.taps,
-            "error": self.error or None,
-        }
+    __json__ = ("game=id", "started", "turn", "ended", "taps", "error")
 
 
 # --- where games live ------------------------------------------------------------------------

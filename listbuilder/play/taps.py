@@ -20,9 +20,12 @@ class Tap(Record):
     """What every game action has: its name in a game file's log and in a form."""
 
     name: ClassVar[str] = ""
+    __json__: ClassVar[tuple[str, ...] | None] = ("tap",)
 
-    def as_json(self) -> dict[str, Any]:
-        return {"tap": self.name, **{f.name: getattr(self, f.name) for f in type(self).__record_fields__}}
+    @property
+    def tap(self) -> str:
+        """The action's name, as a form and a game file's log say it."""
+        return self.name
 
 
 @record
@@ -30,6 +33,7 @@ class Start(Tap):
     """Start a new game of the list (the game before it stays, to look back at)."""
 
     name: ClassVar[str] = "start"
+    __json__ = ("tap",)
 
 
 @record
@@ -37,6 +41,11 @@ class Mark(Tap):
     """Put a marker on a piece: a toggle on, or one more on a count."""
 
     name: ClassVar[str] = "mark"
+    __json__ = (
+        "tap",
+        "piece",
+        "marker",
+    )
     piece: str
     marker: str
 
@@ -46,6 +55,11 @@ class Unmark(Tap):
     """Take a marker off a piece: a toggle off, or one fewer on a count."""
 
     name: ClassVar[str] = "unmark"
+    __json__ = (
+        "tap",
+        "piece",
+        "marker",
+    )
     piece: str
     marker: str
 
@@ -55,6 +69,11 @@ class Score(Tap):
     """Add to a track (or take away, with a negative ``by``): Fate tokens, victory points."""
 
     name: ClassVar[str] = "score"
+    __json__ = (
+        "tap",
+        "track",
+        "by",
+    )
     track: str
     by: int
 
@@ -64,6 +83,7 @@ class NextTurn(Tap):
     """Move the turn track on, clearing the markers the rules clear each turn."""
 
     name: ClassVar[str] = "next-turn"
+    __json__ = ("tap",)
 
 
 @record
@@ -71,6 +91,11 @@ class RollDice(Tap):
     """Make one of the rule set's rolls; ``faces`` are the dice if they were rolled at the table."""
 
     name: ClassVar[str] = "roll"
+    __json__ = (
+        "tap",
+        "roll",
+        "faces",
+    )
     roll: str
     faces: tuple[int, ...] = ()
 
@@ -80,6 +105,7 @@ class Undo(Tap):
     """Take back the last tap that changed the game."""
 
     name: ClassVar[str] = "undo"
+    __json__ = ("tap",)
 
 
 @record
@@ -87,6 +113,7 @@ class End(Tap):
     """End the game: it is kept, and shown, but taps no longer change it (undo takes the end back)."""
 
     name: ClassVar[str] = "end"
+    __json__ = ("tap",)
 
 
 TAPS: tuple[type[Tap], ...] = (Start, Mark, Unmark, Score, NextTurn, RollDice, Undo, End)
@@ -140,7 +167,8 @@ class Logged(Record):
     bonus: int = 0  # roll-off: what the other side adds to its die (the roll's 'opponent_adds')
     cleared: tuple[tuple[str, str, int], ...] = ()  # next-turn: (piece, marker, value) it cleared
 
-    def as_json(self) -> dict[str, Any]:
+    def line(self) -> dict[str, Any]:
+        """The line as a game file's log writes it: only the keys its tap uses."""
         out: dict[str, Any] = {"tap": self.tap, "turn": self.turn}
         if self.tap in ("mark", "unmark"):
             out.update(piece=self.piece, marker=self.marker, was=self.was, now=self.now)

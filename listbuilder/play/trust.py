@@ -32,6 +32,24 @@ class Game(Record):
     list_changed: bool = False
     set_aside: tuple[str, ...] = ()  # pieces with markers that the list no longer has
 
+    __json__ = (
+        "game=id",
+        "list=file",
+        "started",
+        "turn=state.turn",
+        "turns",
+        "ended=state.ended",
+        "markers=state.markers",
+        "scores=state.scores",
+        "rolls",
+        "log",
+        "trusted",
+        "problems",
+        "list_changed",
+        "changes",
+        "set_aside",
+    )
+
     def is_out(self, piece: Any) -> bool:
         """Whether a piece is out of the game: a marker that puts it out is on, or at its maximum."""
         marks = self.state.markers.get(piece.key)
@@ -44,25 +62,17 @@ class Game(Record):
         out = [p for p in self.board.pieces if self.is_out(p)]
         return len(out), sum(p.cost for p in out)
 
-    def as_json(self) -> dict[str, Any]:
-        s = self.state
-        return {
-            "game": self.id,
-            "list": self.file,
-            "started": self.started,
-            "turn": s.turn,
-            "turns": self.board.aids.turns,
-            "ended": s.ended,
-            "markers": {k: dict(v) for k, v in s.markers.items()},
-            "scores": dict(s.scores),
-            "rolls": [line.as_json() for line in s.rolls],
-            "log": [line.as_json() for line in s.log],
-            "trusted": self.trusted,
-            "problems": list(self.problems),
-            "list_changed": self.list_changed,
-            "changes": list(self.changes),
-            "set_aside": list(self.set_aside),
-        }
+    @property
+    def rolls(self) -> list[dict[str, Any]]:
+        return [line.line() for line in self.state.rolls]
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return [line.line() for line in self.state.log]
+
+    @property
+    def turns(self) -> int | None:
+        return self.board.aids.turns
 
 
 def judge(game_id: str, gf: GameFile, board: Board) -> Game:
