@@ -101,7 +101,7 @@ def test_a_new_turn_clears_fought_and_undo_puts_it_back(folder, catalogs):
     g = tap(folder, catalogs, g, api.Mark(piece=piece, marker="Casualty"), SUMERIANS)
     g = tap(folder, catalogs, g, api.NextTurn(), SUMERIANS)
     assert g.state.turn == 2 and g.state.markers == {piece: {"Casualty": 1}}
-    g = tap(folder, catalogs, g, api.Undo(), SUMERIANS)
+    g = tap(folder, catalogs, g, api.UndoTap(), SUMERIANS)
     assert g.state.turn == 1 and g.state.value(piece, "Fought") == 2
 
 
@@ -115,7 +115,7 @@ def test_the_turn_track_stops_at_the_rule_sets_length(folder, catalogs):
     g = tap(folder, catalogs, g, api.End())
     with pytest.raises(InputError, match="the game has ended"):
         tap(folder, catalogs, g, api.Mark(piece="Hunter 1", marker="Dead"))
-    g = tap(folder, catalogs, g, api.Undo())
+    g = tap(folder, catalogs, g, api.UndoTap())
     assert not g.state.ended
 
 
@@ -185,7 +185,7 @@ def test_a_roll_without_faces_rolls_fair_dice_and_keeps_them(folder, catalogs):
 def test_playing_never_changes_the_list_file(folder, catalogs):
     before = (folder / ZOMBIES).read_bytes()
     g = api.start_game(folder, ZOMBIES, catalogs)
-    for t in (api.Mark(piece="Hunter 1", marker="Dead"), api.NextTurn(), api.Undo(), api.End()):
+    for t in (api.Mark(piece="Hunter 1", marker="Dead"), api.NextTurn(), api.UndoTap(), api.End()):
         g = tap(folder, catalogs, g, t)
     assert (folder / ZOMBIES).read_bytes() == before
     assert sorted(p.name for p in folder.iterdir() if p.is_file()) == sorted(SOURCES)
@@ -304,7 +304,7 @@ def test_a_games_folder_that_is_a_link_is_refused(folder, catalogs, tmp_path_fac
     outside = tmp_path_factory.mktemp("elsewhere")
     (folder / ".listbuilder").mkdir()
     (folder / ".listbuilder" / "games").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(InputError, match="games folder is a symbolic link"):
+    with pytest.raises(InputError, match="it is a link, and nothing of listbuilder.s may lead out of the folder"):
         api.start_game(folder, ZOMBIES, catalogs)
     assert list(outside.iterdir()) == []
 
@@ -359,7 +359,7 @@ TAPS = st.one_of(
     st.builds(api.Score, track=st.just("Fate tokens"), by=st.integers(-3, 3)),
     st.just(api.NextTurn()),
     st.just(api.End()),
-    st.just(api.Undo()),
+    st.just(api.UndoTap()),
     st.builds(api.RollDice, roll=st.just("deployment"), faces=st.tuples(st.integers(1, 6))),
 )
 
@@ -384,7 +384,7 @@ def test_any_taps_and_undos_end_where_a_stack_of_states_says(zombie_board, taps)
     state = initial(board)
     stack: list[GameState] = []
     for t in taps:
-        if isinstance(t, api.Undo):
+        if isinstance(t, api.UndoTap):
             if stack:
                 state, _ = undo(state)
                 expected = stack.pop()
@@ -425,7 +425,7 @@ def test_a_game_written_and_read_back_is_the_same_game(zombie_board, taps, tmp_p
     state = initial(board)
     for t in taps:
         with contextlib.suppress(InputError):
-            state = undo(state)[0] if isinstance(t, api.Undo) else step(state, t, board)
+            state = undo(state)[0] if isinstance(t, api.UndoTap) else step(state, t, board)
     gf = gamefile.GameFile(list=ZOMBIES, name="Z", system="might-skirmish", version="0" * 16, state=state)
     path = tmp_path_factory.mktemp("g") / "0001.yaml"
     path.write_text(gamefile.game_text(gf), encoding="utf-8")
@@ -439,7 +439,7 @@ def test_a_count_says_how_it_changed(folder, catalogs):
     g = api.start_game(folder, RANGERS, catalogs)
     played = api.play_tap(folder, RANGERS, catalogs, g.id, api.Mark(piece="Ranger Squad 1", marker="Casualty"))
     assert played.done == "Casualty on Ranger Squad 1: 0 → 1"  # a count, though it went from 0 to 1
-    played = api.play_tap(folder, RANGERS, catalogs, g.id, api.Undo())
+    played = api.play_tap(folder, RANGERS, catalogs, g.id, api.UndoTap())
     assert played.done == "Undone: Casualty on Ranger Squad 1: 0 → 1"
 
 

@@ -88,7 +88,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.play import SituationOption as SituationOption
     from listbuilder.api.play import Start as Start
     from listbuilder.api.play import Tap as Tap
-    from listbuilder.api.play import Undo as Undo
+    from listbuilder.api.play import UndoTap as UndoTap
     from listbuilder.api.play import Unmark as Unmark
     from listbuilder.api.play import die_face as die_face
     from listbuilder.api.play import game_odds as game_odds
@@ -176,7 +176,7 @@ _FROM = {
     "listbuilder.api.matchups": "Matchups odds odds_lists",
     "listbuilder.api.play": (
         "Board End Game GameSummary Mark NextTurn OddsChoices Piece Played RollDice Score SituationOption "
-        "Start Tap Undo Unmark die_face game_odds games_of load_game odds_choices play_board play_tap "
+        "Start Tap UndoTap Unmark die_face game_odds games_of load_game odds_choices play_board play_tap "
         "read_tap roll_result start_game tap_words"
     ),
     "listbuilder.api.printing": (

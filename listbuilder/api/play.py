@@ -2,7 +2,7 @@
 
 A game is a YAML file in ``FOLDER/.listbuilder/games/`` (``listbuilder.play.games``); playing
 never changes the list file. Every action is a tap record (``Start``, ``Mark``, ``Unmark``,
-``Score``, ``NextTurn``, ``RollDice``, ``Undo``, ``End``) handed to ``play_tap``, which checks it,
+``Score``, ``NextTurn``, ``RollDice``, ``UndoTap``, ``End``) handed to ``play_tap``, which checks it,
 writes the game and returns it. A game file that cannot be trusted is shown, never played on.
 """
 
@@ -25,7 +25,7 @@ from listbuilder.play.games import GameSummary
 from listbuilder.play.matchups import SituationOption
 from listbuilder.play.rolls import die_face as face
 from listbuilder.play.rolls import result, words
-from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, Undo, Unmark, tap_of
+from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark, tap_of
 from listbuilder.play.trust import Game
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -45,7 +45,7 @@ __all__ = [
     "SituationOption",
     "Start",
     "Tap",
-    "Undo",
+    "UndoTap",
     "Unmark",
     "die_face",
     "game_odds",
@@ -133,7 +133,7 @@ def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -
     if isinstance(tap, Start):
         return Played(game=after, done=f"Game {after.id} started")
     said = tap_words(board, line) if line is not None else "nothing"
-    if isinstance(tap, Undo):
+    if isinstance(tap, UndoTap):
         return Played(game=after, done=f"Undone: {said}")
     return Played(game=after, done=said)
 
@@ -191,4 +191,4 @@ def game_odds(
 
 
 # Taps are built by the faces and handed to play_tap; they are records, not actions to wrap.
-TAP_RECORDS = (Start, Mark, Unmark, Score, NextTurn, RollDice, Undo, End)
+TAP_RECORDS = (Start, Mark, Unmark, Score, NextTurn, RollDice, UndoTap, End)

@@ -21,7 +21,7 @@ from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board
 from listbuilder.play.game import Dice, fair_dice, initial, step, undo
 from listbuilder.play.gamefile import GameFile, cached_stamp, read_game_file, write_game
-from listbuilder.play.taps import Logged, Start, Tap, Undo
+from listbuilder.play.taps import Logged, Start, Tap, UndoTap
 from listbuilder.play.trust import Game, judge
 from listbuilder.record import Record, record
 
@@ -144,7 +144,7 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
                 details=[ErrorDetail(message=p) for p in game.problems[1:4]]
                 + [ErrorDetail(message="it is shown as it is", hint="start a new game")],
             )
-        if isinstance(tap, Undo):
+        if isinstance(tap, UndoTap):
             state, line = undo(game.state)
         else:
             state = step(game.state, tap, board, dice)

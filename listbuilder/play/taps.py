@@ -101,7 +101,7 @@ class RollDice(Tap):
 
 
 @record
-class Undo(Tap):
+class UndoTap(Tap):
     """Take back the last tap that changed the game."""
 
     name: ClassVar[str] = "undo"
@@ -116,7 +116,7 @@ class End(Tap):
     __json__ = ("tap",)
 
 
-TAPS: tuple[type[Tap], ...] = (Start, Mark, Unmark, Score, NextTurn, RollDice, Undo, End)
+TAPS: tuple[type[Tap], ...] = (Start, Mark, Unmark, Score, NextTurn, RollDice, UndoTap, End)
 _BY_NAME = {t.name: t for t in TAPS}
 
 
