@@ -304,7 +304,7 @@ def test_a_games_folder_that_is_a_link_is_refused(folder, catalogs, tmp_path_fac
     outside = tmp_path_factory.mktemp("elsewhere")
     (folder / ".listbuilder").mkdir()
     (folder / ".listbuilder" / "games").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(InputError, match="it is a link, and nothing of listbuilder.s may lead out of the folder"):
+    with pytest.raises(InputError, match="it is a link, and nothing of listbuilder"):
         api.start_game(folder, ZOMBIES, catalogs)
     assert list(outside.iterdir()) == []
 
