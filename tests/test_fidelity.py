@@ -116,9 +116,9 @@ def test_a_track_has_room_past_its_printed_boxes(cli, tmp_path, example, track, 
 def test_deathzap_prints_immobilised_only_for_units_the_damage_table_can_immobilise(catalogs):
     # 001 line 16: vehicles and monsters roll on the damage table; line 19: 2-3 immobilised
     boxes = {e.name: e.model_boxes for e in roster_of(catalogs, "deathzap-frontier-rangers.legal.yaml").entries}
-    assert boxes["Hover Tank"] == ("Casualty", "Immobilised")  # Heavy Vehicles
-    assert boxes["Scout Buggies"] == ("Casualty", "Immobilised")  # Light Vehicles (ruling light-vehicles)
-    assert boxes["Ranger Squad"] == ("Casualty",) and boxes["Colony Volunteers"] == ("Casualty",)
+    assert boxes["Hover Tank"] == ("Casualty", "Hits", "Immobilised")  # Heavy Vehicles
+    assert boxes["Scout Buggies"] == ("Casualty", "Hits", "Immobilised")  # Light Vehicles (ruling light-vehicles)
+    assert boxes["Ranger Squad"] == ("Casualty", "Hits") and boxes["Colony Volunteers"] == ("Casualty", "Hits")
 
 
 def test_deathmelt_prints_immobilised_only_for_vehicles_and_monsters(catalogs):

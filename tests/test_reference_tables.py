@@ -110,7 +110,9 @@ def test_might_skirmish_turn_and_play_aids(refs):
     ref = refs["might-skirmish"]
     assert [p.name for p in ref.turn.phases] == ["Restock", "Activations", "Morale"]
     assert ref.play_aids.turns == 5  # line 46
-    assert [(t.label, t.start) for t in ref.play_aids.tracks] == [("Fate tokens", 10)]  # line 16
+    # line 16: 10 Fate tokens each at the start; line 46: the points of enemy fighters killed decide
+    assert [(t.label, t.start) for t in ref.play_aids.tracks] == [("Fate tokens", 10), ("Enemy points killed", 0)]
+    assert [m.label for m in ref.play_aids.all_markers] == ["Stunned", "Dead"]  # lines 32-33
 
 
 # --- deathzap ---------------------------------------------------------------------------------
@@ -403,4 +405,5 @@ def test_speed_range_power_turn_and_play_aids(refs):
     ref = refs["speed-range-power"]
     assert [p.name for p in ref.turn.phases] == ["Morale", "Move", "Attack"]  # lines 14 and 33
     assert ref.play_aids.turns is None  # the text sets no game length
-    assert "Casualty" in ref.play_aids.model_boxes
+    markers = {m.label: m for m in ref.play_aids.all_markers}
+    assert markers["Casualty"].kind == "toggle"

@@ -74,6 +74,33 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.matchups import Matchups as Matchups
     from listbuilder.api.matchups import odds as odds
     from listbuilder.api.matchups import odds_lists as odds_lists
+    from listbuilder.api.play import Board as Board
+    from listbuilder.api.play import End as End
+    from listbuilder.api.play import Game as Game
+    from listbuilder.api.play import GameSummary as GameSummary
+    from listbuilder.api.play import Mark as Mark
+    from listbuilder.api.play import NextTurn as NextTurn
+    from listbuilder.api.play import OddsChoices as OddsChoices
+    from listbuilder.api.play import Piece as Piece
+    from listbuilder.api.play import Played as Played
+    from listbuilder.api.play import RollDice as RollDice
+    from listbuilder.api.play import Score as Score
+    from listbuilder.api.play import SituationOption as SituationOption
+    from listbuilder.api.play import Start as Start
+    from listbuilder.api.play import Tap as Tap
+    from listbuilder.api.play import UndoTap as UndoTap
+    from listbuilder.api.play import Unmark as Unmark
+    from listbuilder.api.play import die_face as die_face
+    from listbuilder.api.play import game_odds as game_odds
+    from listbuilder.api.play import games_of as games_of
+    from listbuilder.api.play import load_game as load_game
+    from listbuilder.api.play import odds_choices as odds_choices
+    from listbuilder.api.play import play_board as play_board
+    from listbuilder.api.play import play_tap as play_tap
+    from listbuilder.api.play import read_tap as read_tap
+    from listbuilder.api.play import roll_result as roll_result
+    from listbuilder.api.play import start_game as start_game
+    from listbuilder.api.play import tap_words as tap_words
     from listbuilder.api.printing import Rendered as Rendered
     from listbuilder.api.printing import Written as Written
     from listbuilder.api.printing import document_format as document_format
@@ -149,6 +176,11 @@ _FROM = {
     ),
     "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
     "listbuilder.api.matchups": "Matchups odds odds_lists",
+    "listbuilder.api.play": (
+        "Board End Game GameSummary Mark NextTurn OddsChoices Piece Played RollDice Score SituationOption "
+        "Start Tap UndoTap Unmark die_face game_odds games_of load_game odds_choices play_board play_tap "
+        "read_tap roll_result start_game tap_words"
+    ),
     "listbuilder.api.printing": (
         "Rendered Written document_format render_card render_card_file render_files render_reports write_file"
     ),

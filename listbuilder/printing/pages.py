@@ -11,6 +11,7 @@ from typing import Any, Literal
 from listbuilder.army.constraints import Problem
 from listbuilder.army.costing import figures_in
 from listbuilder.army.report import Report
+from listbuilder.printing.markers import MAX_BOXES, PrintedMarker, printed_markers
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import CardLine
@@ -27,9 +28,6 @@ from listbuilder.rules.reference import (
     values_used,
 )
 
-# Tick boxes stop here: a count of 10**12 prints a number, not a trillion boxes.
-MAX_BOXES = 40
-BOXES_PER_ROW = 15
 # The most characters printed of a name, a title and a note or problem. Shorter text wraps
 # in its box; longer text is cut with an ellipsis, so a 10,000-character name stays a title
 # and a card stays a card instead of filling pages and pushing the total and stats away.
@@ -84,17 +82,9 @@ class RosterEntry(Record):
     models: int
     boxes: int
     notes: str
-    model_boxes: tuple[str, ...] = ()  # the tick boxes each of its models gets
+    model_boxes: tuple[str, ...] = ()  # the labels of the markers its models or units get
     leaders: int = 0  # how many of its ``count`` models are leaders
-
-    @property
-    def box_rows(self) -> list[int]:
-        """Tick boxes in even rows of at most ``BOXES_PER_ROW``: 16 boxes print as 8 and 8, not 15 and 1."""
-        if not self.boxes:
-            return []
-        rows = -(-self.boxes // BOXES_PER_ROW)
-        base, extra = divmod(self.boxes, rows)
-        return [base + 1] * extra + [base] * (rows - extra)
+    markers: tuple[PrintedMarker, ...] = ()  # each marker's boxes, as printed
 
 
 @record
@@ -244,6 +234,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
                 boxes=models if models <= MAX_BOXES else 0,
                 notes=cut(e.unit.notes, NOTE_CHARS),
                 model_boxes=box_labels(ref, system, [e.unit]),
+                markers=printed_markers(ref, system, e),
             )
         )
     return Roster(
@@ -266,7 +257,7 @@ def roster(report: Report, strict: bool = False) -> Roster:
         derived_columns=tuple(c.label for c in ref.columns),
         model_boxes=box_labels(ref, system),
         turns=ref.play_aids.turns,
-        tracks=ref.play_aids.tracks,
+        tracks=tuple(t for t in ref.play_aids.tracks if t.printed),
         factions=tuple(dict.fromkeys(x.faction for x in entries if x.faction and not x.custom)),
         varies=system.base_name,
     )

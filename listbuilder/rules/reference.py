@@ -19,19 +19,12 @@ from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import carriers, is_mixed, names
+from listbuilder.rules.playaids import Marker, PlayAids, Roll, Track, Uses, faces
 from listbuilder.rules.schema import doc, read_catalog_document
 from listbuilder.rules.variant import layered
 from listbuilder.rules.wording import Scope, fill_record
 
 REFERENCE_FILE = "reference.yaml"
-
-
-@record
-class Uses(Record):
-    """Which units need an item on their reference sheet: those with one of these stat values."""
-
-    stat: str = doc("a choice or choices stat, e.g. 'class'")
-    any_of: tuple[str, ...] = doc("values of the stat; leave out for any value", default=())
 
 
 @record
@@ -102,42 +95,6 @@ class Column(Record):
 
 
 @record
-class Track(Record):
-    """A numbered track on the roster, e.g. Fate tokens 0-20 starting at 10."""
-
-    label: str = doc("what it counts")
-    start: int = doc("where it starts", default=0)
-    maximum: int = doc("the last numbered box printed", default=20)
-    capped: bool = doc(
-        "true only where the text caps the count at 'maximum'; otherwise a last box counts on past it",
-        default=False,
-    )
-    source: str = doc("where the source text gives it", default="")
-
-
-@record
-class ModelBox(Record):
-    """A tick box printed once per model, e.g. 'Immobilised' only for the units that can be."""
-
-    label: str = doc("the box's label, e.g. 'Immobilised'")
-    uses: Uses | None = doc("the units that get it; leave out for every unit", default=None)
-    source: str = doc("where the source text gives it", default="")
-
-
-@record
-class PlayAids(Record):
-    """What the roster gives players to track a game at the table."""
-
-    turns: int | None = doc("the number of turns, for a turn counter; leave out if unlimited", default=None)
-    model_boxes: tuple[str | ModelBox, ...] = doc(
-        "tick boxes printed once per model: a label (every unit), or a label with the 'uses' that get it",
-        default=(),
-    )
-    tracks: tuple[Track, ...] = doc("numbered tracks printed once per force", default=())
-    source: str = doc("where the source text gives them", default="")
-
-
-@record
 class ReferenceFile(Record):
     """``catalogs/<id>/reference.yaml``: what the rules card and reference sheets print."""
 
@@ -145,7 +102,7 @@ class ReferenceFile(Record):
     tables: tuple[Table, ...] = doc("every table of the source text", default=())
     rules: tuple[SpecialRule, ...] = doc("special rules and glossary entries", default=())
     columns: tuple[Column, ...] = doc("values the roster derives from each unit's stats", default=())
-    play_aids: PlayAids = doc("tick boxes and tracks", default_factory=PlayAids)
+    play_aids: PlayAids = doc("markers, scores, the turn track and set-up rolls", default_factory=PlayAids)
 
 
 # The fields of reference.yaml that hold sentences or cells, which may write numbers as placeholders
@@ -155,8 +112,9 @@ REFERENCE_TEXTS: Mapping[type, tuple[str, ...]] = {
     Phase: ("summary",),
     Table: ("title", "summary", "columns", "rows"),
     SpecialRule: ("title", "text"),
-    Track: ("label",),
-    ModelBox: ("label",),
+    Track: ("label", "text"),
+    Marker: ("label", "text"),
+    Roll: ("title", "text"),
 }
 
 
@@ -217,9 +175,7 @@ def _check(ref: ReferenceFile, system: System, d: Document) -> list[ErrorDetail]
             errors.append(d.detail(("tables", i, "filter_rows"), "filter_rows needs 'uses' to know which stat to read"))
     for i, rule in enumerate(ref.rules):
         check_uses(("rules", i, "uses"), rule.uses)
-    for i, box in enumerate(ref.play_aids.model_boxes):
-        if isinstance(box, ModelBox):
-            check_uses(("play_aids", "model_boxes", i, "uses"), box.uses)
+    errors.extend(_check_play_aids(ref, check_uses, d))
     for i, column in enumerate(ref.columns):
         stat = stats.get(column.stat)
         if stat is None or stat.kind == "number":
@@ -252,10 +208,59 @@ def is_used(uses: Uses | None, system: System, units: Iterable[Unit]) -> bool:
     return bool(found if not uses.any_of else found & set(uses.any_of))
 
 
+def markers_for(ref: "ReferenceFile", system: System, units: Iterable[Unit] | None = None) -> tuple[Marker, ...]:
+    """The markers of the rule set: all of them, or those that ``units`` use."""
+    units = None if units is None else list(units)
+    return tuple(m for m in ref.play_aids.all_markers if units is None or is_used(m.uses, system, units))
+
+
 def box_labels(ref: "ReferenceFile", system: System, units: Iterable[Unit] | None = None) -> tuple[str, ...]:
-    """The tick boxes printed per model: all of them, or those that ``units`` use."""
-    boxes = [b if isinstance(b, ModelBox) else ModelBox(label=b) for b in ref.play_aids.model_boxes]
-    return tuple(b.label for b in boxes if units is None or is_used(b.uses, system, units))
+    """The labels of the markers printed per model or unit: all of them, or those that ``units`` use."""
+    return tuple(m.label for m in markers_for(ref, system, units))
+
+
+def _check_play_aids(ref: "ReferenceFile", check_uses: Any, d: Document) -> list[ErrorDetail]:
+    """Markers that make sense (a count's bound, a toggle without one), rolls that name a table
+    whose first column is die faces, labels given once."""
+    errors: list[ErrorDetail] = []
+    aids = ref.play_aids
+    seen: set[str] = set()
+    for i, marker in enumerate(aids.markers):
+        path: tuple[str | int, ...] = ("play_aids", "markers", i)
+        if not isinstance(marker, Marker):
+            marker = Marker(label=marker)
+        if marker.label in seen:
+            errors.append(d.detail(path, f"the marker '{marker.label}' is declared twice"))
+        seen.add(marker.label)
+        check_uses((*path, "uses"), marker.uses)
+        if marker.kind == "toggle" and marker.maximum is not None:
+            errors.append(d.detail((*path, "maximum"), "a toggle is on or off: only a count has a maximum"))
+        if isinstance(marker.maximum, int) and marker.maximum < 1:
+            errors.append(d.detail((*path, "maximum"), f"a count's maximum is at least 1, found {marker.maximum}"))
+    labels = [t.label for t in aids.tracks]
+    for i, track in enumerate(aids.tracks):
+        if labels.count(track.label) > 1 or track.label in seen:
+            errors.append(d.detail(("play_aids", "tracks", i), f"the label '{track.label}' is used twice"))
+        if not 0 <= track.start <= track.maximum:
+            errors.append(d.detail(("play_aids", "tracks", i, "start"), "the start is between 0 and the maximum"))
+        if not track.steps or any(s < 1 for s in track.steps):
+            errors.append(d.detail(("play_aids", "tracks", i, "steps"), "steps are whole numbers of at least 1"))
+    tables = {t.id: t for t in ref.tables}
+    for i, roll in enumerate(aids.rolls):
+        if roll.opponent_adds and roll.opponent_adds not in seen:
+            errors.append(d.detail(("play_aids", "rolls", i, "opponent_adds"), f"no marker '{roll.opponent_adds}'"))
+        if roll.kind != "table":
+            continue
+        table = tables.get(roll.table)
+        if table is None:
+            errors.append(d.detail(("play_aids", "rolls", i, "table"), f"no table '{roll.table}' in this file"))
+            continue
+        covered = [f for row in table.rows for f in (faces(row[0]) or ())] if table.rows else []
+        if sorted(covered) != list(range(1, 7)):
+            errors.append(
+                d.detail(("play_aids", "rolls", i, "table"), f"the first column of '{roll.table}' gives each face once")
+            )
+    return errors
 
 
 def derived(column: Column, system: System, unit: Unit) -> str:

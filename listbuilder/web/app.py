@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 
 from listbuilder import api
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
-from listbuilder.web import builder, lists, sheets
+from listbuilder.web import builder, lists, play, sheets
 from listbuilder.web.security import MAX_BODY, WILDCARDS, BodyTooLarge, Guard, host_names
 from listbuilder.web.site import STATIC, Refused, Site
 
@@ -84,6 +84,9 @@ def create_app(
         Route("/list/{file}/redo", builder.undo(site, redo=True), methods=["POST"]),
         Route("/list/{file}/duplicate", lists.duplicate(site), methods=["POST"]),
         Route("/list/{file}/delete", lists.delete(site), methods=["POST"]),
+        Route("/list/{file}/play", play.play_page(site)),
+        Route("/list/{file}/play/tap", play.tap(site), methods=["POST"]),
+        Route("/list/{file}/play/odds", play.odds(site)),
         Route("/list/{file}/share", sheets.share_page(site)),
         Route("/list/{file}/export/{format}", sheets.export(site)),
         Route("/list/{file}/qr.svg", sheets.qr(site)),

@@ -1,0 +1,194 @@
+"""Play a list: games of a folder's lists, the taps that change them, set-up rolls and odds at hand.
+
+A game is a YAML file in ``FOLDER/.listbuilder/games/`` (``listbuilder.play.games``); playing
+never changes the list file. Every action is a tap record (``Start``, ``Mark``, ``Unmark``,
+``Score``, ``NextTurn``, ``RollDice``, ``UndoTap``, ``End``) handed to ``play_tap``, which checks it,
+writes the game and returns it. A game file that cannot be trusted is shown, never played on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.report import build_report
+from listbuilder.editing.folder import list_path
+from listbuilder.editing.history import version_of
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.files.reading import read_text
+from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.play import games
+from listbuilder.play.board import Board, Piece, board_of
+from listbuilder.play.games import GameSummary
+from listbuilder.play.matchups import SituationOption
+from listbuilder.play.rolls import die_face as face
+from listbuilder.play.rolls import result, words
+from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark, tap_of
+from listbuilder.play.trust import Game
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs
+
+__all__ = [
+    "Board",
+    "End",
+    "Game",
+    "GameSummary",
+    "Mark",
+    "NextTurn",
+    "OddsChoices",
+    "Piece",
+    "Played",
+    "RollDice",
+    "Score",
+    "SituationOption",
+    "Start",
+    "Tap",
+    "UndoTap",
+    "Unmark",
+    "die_face",
+    "game_odds",
+    "games_of",
+    "load_game",
+    "odds_choices",
+    "play_board",
+    "play_tap",
+    "read_tap",
+    "roll_result",
+    "start_game",
+    "tap_words",
+]
+
+
+@record
+class Played(Record):
+    """What a tap did: the game after it, and the tap in words."""
+
+    game: Game
+    done: str
+
+    __json__ = ("done", "game")
+
+
+@record
+class OddsChoices(Record):
+    """What an odds question can name: the lists of the same rule set (file, name, units) and the
+    situation options."""
+
+    opponents: tuple[tuple[str, str, tuple[tuple[int, str], ...]], ...]
+    options: tuple[SituationOption, ...]
+
+
+def play_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
+    """The board of the list ``name`` of ``folder``: its pieces and their markers, as it is now."""
+    path = list_path(folder, name)
+    text = read_text(path, "list file")
+    version = version_of(text)
+    key = (str(path), version, id(catalogs))
+    held = _BOARDS.get(key)
+    if held is not None and held[0] is catalogs:
+        return held[1]
+    army, system = parse_list(parse_yaml(text, path), catalogs)
+    board = board_of(build_report(army, system), path.name, version)
+    if len(_BOARDS) >= 64:
+        _BOARDS.pop(next(iter(_BOARDS)))
+    _BOARDS[key] = (catalogs, board)
+    return board
+
+
+# Boards by list file, version and catalogs: every tap reads the list to see whether it changed
+# (its version), and builds its board again only when it did. A board is immutable.
+_BOARDS: dict[tuple[str, str, int], tuple[Catalogs, Board]] = {}
+
+
+def games_of(folder: Path, name: str) -> tuple[GameSummary, ...]:
+    """The games of a list, newest first (a file that cannot be read says why)."""
+    return games.summaries(folder, name)
+
+
+def load_game(
+    folder: Path, name: str, catalogs: Catalogs, game: str | None = None, *, board: Board | None = None
+) -> Game:
+    """One game of a list (``None``: its latest), judged against the list as it is now
+    (``board``: the list's board, when the caller has just read it)."""
+    board = board or play_board(folder, name, catalogs)
+    if game is None:
+        ids = games.game_ids(folder, name)
+        if not ids:
+            raise InputError(f"{name} has no game yet", details=[ErrorDetail(message="start one")])
+        game = ids[-1]
+    return games.load(folder, board, game)
+
+
+def start_game(folder: Path, name: str, catalogs: Catalogs) -> Game:
+    """Start a new game of a list; its earlier games are kept."""
+    return games.start(folder, play_board(folder, name, catalogs))
+
+
+def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -> Played:
+    """Apply one tap to a game of a list and write it: the game after it, and what was done."""
+    board = play_board(folder, name, catalogs)
+    after, line = games.act(folder, board, game, tap)
+    if isinstance(tap, Start):
+        return Played(game=after, done=f"Game {after.id} started")
+    said = tap_words(board, line) if line is not None else "nothing"
+    if isinstance(tap, UndoTap):
+        return Played(game=after, done=f"Undone: {said}")
+    return Played(game=after, done=said)
+
+
+def read_tap(fields: Mapping[str, Sequence[str]]) -> Tap:
+    """The tap a posted form names (``tap=mark``, ``piece``, ``marker``...)."""
+    return tap_of(fields)
+
+
+def roll_result(board: Board, line: Any) -> str:
+    """A logged roll's result in words (its table's row, or who won a roll-off)."""
+    return result(board, line)
+
+
+def tap_words(board: Board, line: Any) -> str:
+    """A line of a game's log in words ('Stunned on: Sentry 2', 'Danger on Picket: 1 → 2')."""
+    return words(board, line)
+
+
+def die_face(n: int) -> str:
+    """The die face character of ``n``: ⚀ to ⚅."""
+    return face(n)
+
+
+def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | None = None) -> OddsChoices:
+    """The lists of ``folder`` of the same rule set as ``name`` (an opponent for odds), with their
+    entries, and the rule set's situation options."""
+    from listbuilder.api.folder import folder_lists  # the folder's lists only when odds are asked for
+    from listbuilder.play.matchups import situation_options  # odds (icepool): never for a tap
+
+    board = board or play_board(folder, name, catalogs)
+    opponents = []
+    for summary in folder_lists(folder, catalogs):
+        if summary.system != board.system or summary.error:
+            continue
+        try:
+            other = play_board(folder, summary.file, catalogs)
+        except InputError:
+            continue
+        units = tuple((line.entry.index, line.entry.unit.name) for line in other.report.lines)
+        opponents.append((summary.file, summary.name or summary.file, units))
+    return OddsChoices(opponents=tuple(opponents), options=situation_options(board))
+
+
+def game_odds(
+    folder: Path, name: str, catalogs: Catalogs, piece: str, opponent: str, target: int, situation: Sequence[str] = ()
+) -> Any:
+    """The exact odds (``listbuilder odds``' figures) of a piece of the list attacking entry
+    ``target`` of the list ``opponent`` of the same folder; ``situation`` is OPTION=VALUE words."""
+    from listbuilder.play.matchups import piece_odds  # odds (icepool): never for a tap
+
+    board = play_board(folder, name, catalogs)
+    other = play_board(folder, opponent, catalogs)
+    return piece_odds(board, piece, other.report, target, situation)
+
+
+# Taps are built by the faces and handed to play_tap; they are records, not actions to wrap.
+TAP_RECORDS = (Start, Mark, Unmark, Score, NextTurn, RollDice, UndoTap, End)

@@ -1,0 +1,307 @@
+"""The state of a game and the rules of a tap: what each action does to it, and undo.
+
+A game is its turn, whether it has ended, the markers on each piece, the tracks' scores and the
+log of taps that made them. Every tap that changes the game adds one ``Logged`` line saying
+what it changed and what was there before, so undo takes the last one back exactly (a new turn
+puts back the markers it cleared), and a game file can be checked by playing its log again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
+
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.play.board import MAX_SCORE, Board
+from listbuilder.play.taps import End, Logged, Mark, NextTurn, RollDice, Score, Tap, Unmark
+from listbuilder.record import FrozenMap, Record, record
+
+MAX_TAPS = 20_000  # a game's log; a long evening is a few hundred
+MAX_TURN = 999
+
+Dice = Callable[[int], tuple[int, ...]]
+
+
+def fair_dice(n: int) -> tuple[int, ...]:
+    """``n`` six-sided dice, from the operating system's randomness."""
+    return tuple(secrets.randbelow(6) + 1 for _ in range(n))
+
+
+@record
+class GameState(Record):
+    """A game as it stands: turn, end, markers per piece, scores per track, and its log."""
+
+    turn: int = 1
+    ended: bool = False
+    markers: Mapping[str, Mapping[str, int]] = FrozenMap()  # piece -> marker -> value (never 0)
+    scores: Mapping[str, int] = FrozenMap()
+    log: tuple[Logged, ...] = ()
+
+    def value(self, piece: str, marker: str) -> int:
+        return self.markers.get(piece, {}).get(marker, 0)
+
+    @property
+    def rolls(self) -> tuple[Logged, ...]:
+        return tuple(line for line in self.log if line.tap == "roll")
+
+
+class Reading(Protocol):
+    """What checking a tap reads of a game: a ``GameState``, or a replay's ``_Live`` one."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def ended(self) -> bool: ...
+    @property
+    def markers(self) -> Mapping[str, Mapping[str, int]]: ...
+    @property
+    def scores(self) -> Mapping[str, int]: ...
+    def value(self, piece: str, marker: str) -> int: ...
+
+
+def initial(board: Board) -> GameState:
+    """A new game: turn 1, no markers, each track at its start."""
+    return GameState(scores={t.label: t.start for t in board.aids.tracks})
+
+
+def _refuse(summary: str, hint: str | None = None) -> InputError:
+    return InputError(summary, details=[ErrorDetail(message=hint)] if hint else None)
+
+
+def _set(markers: Mapping[str, Mapping[str, int]], piece: str, marker: str, value: int) -> dict[str, Any]:
+    out = dict(markers)
+    own = dict(out.get(piece, {}))
+    if value:
+        own[marker] = value
+    else:
+        own.pop(marker, None)
+    if own:
+        out[piece] = own
+    else:
+        out.pop(piece, None)
+    return out
+
+
+def step(state: GameState, tap: Tap, board: Board, dice: Dice = fair_dice) -> GameState:
+    """``state`` after ``tap`` (any but start and undo); ``InputError`` for a tap the game cannot take."""
+    if state.ended and not isinstance(tap, End):
+        raise _refuse("the game has ended", "undo the end to play on, or start a new game")
+    if len(state.log) >= MAX_TAPS:
+        raise _refuse(f"a game keeps at most {MAX_TAPS:,} taps", "start a new game")
+    line = _logged(state, tap, board, dice)
+    return apply_line(state, line)
+
+
+def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
+    turn = state.turn
+    if isinstance(tap, Mark | Unmark):
+        piece = board.piece(tap.piece)
+        if piece is None:
+            hint = did_you_mean(tap.piece, [p.key for p in board.pieces])
+            raise _refuse(f"'{tap.piece[:80]}' is not a model of this list", hint)
+        control = piece.control(tap.marker)
+        if control is None:
+            names = [c.marker for c in piece.controls]
+            raise _refuse(
+                f"'{tap.marker[:80]}' is not a marker of {piece.key}",
+                f"its markers: {', '.join(names)}" if names else "the rule set gives it no markers",
+            )
+        was = state.value(piece.key, control.marker)
+        now = was + (1 if isinstance(tap, Mark) else -1)
+        if now < 0:
+            raise _refuse(f"{piece.key} has no {control.marker} to take off")
+        if now > control.maximum:
+            raise _refuse(
+                f"{piece.key} is already {control.marker}"
+                if control.kind == "toggle"
+                else f"{control.marker} on {piece.key} is at most {control.maximum}"
+            )
+        return Logged(tap=tap.name, turn=turn, piece=piece.key, marker=control.marker, was=was, now=now)
+    if isinstance(tap, Score):
+        track = board.track(tap.track)
+        if track is None:
+            raise _refuse(f"'{tap.track[:80]}' is not a score of this game")
+        was = state.scores.get(track.label, track.start)
+        now = was + tap.by
+        if now < 0:
+            raise _refuse(f"{track.label} cannot go below 0 (it is {was})")
+        top = track.maximum if track.capped else MAX_SCORE
+        if now > top:
+            raise _refuse(f"{track.label} is at most {top}")
+        return Logged(tap="score", turn=turn, track=track.label, was=was, now=now)
+    if isinstance(tap, NextTurn):
+        if board.aids.turns is not None and turn >= board.aids.turns:
+            raise _refuse(f"the game ends after turn {board.aids.turns}", "end the game, or undo a turn")
+        if turn >= MAX_TURN:
+            raise _refuse(f"the turn track stops at {MAX_TURN}")
+        return Logged(tap="next-turn", turn=turn, cleared=_cleared(state, board))
+    if isinstance(tap, RollDice):
+        roll = board.roll(tap.roll)
+        if roll is None:
+            raise _refuse(f"'{tap.roll[:80]}' is not a roll of this rule set")
+        count = 2 if roll.kind == "roll-off" else 1
+        faces = tap.faces or dice(count)
+        if len(faces) != count or any(not 1 <= f <= 6 for f in faces):
+            raise _refuse(f"{roll.title} takes {count} {'die' if count == 1 else 'dice'}, each 1 to 6")
+        bonus = _count_marked(state, board, roll.opponent_adds) if roll.opponent_adds else 0
+        return Logged(tap="roll", turn=turn, roll=roll.id, faces=tuple(faces), bonus=bonus)
+    if isinstance(tap, End):
+        if state.ended:
+            raise _refuse("the game has ended already")
+        return Logged(tap="end", turn=turn)
+    raise _refuse(f"'{tap.name}' does not change a game's state")
+
+
+def _count_marked(state: Reading, board: Board, marker: str) -> int:
+    """How many of the list's figures have ``marker`` on (a count over a unit's figures counts each)."""
+    return sum(marks.get(marker, 0) for piece, marks in state.markers.items() if board.piece(piece) is not None)
+
+
+def _cleared(state: Reading, board: Board) -> tuple[tuple[str, str, int], ...]:
+    out = []
+    for piece_key, marks in state.markers.items():
+        piece = board.piece(piece_key)
+        if piece is None:
+            continue
+        for marker, value in marks.items():
+            control = piece.control(marker)
+            if control is not None and control.clears:
+                out.append((piece_key, marker, value))
+    return tuple(out)
+
+
+def apply_line(state: GameState, line: Logged) -> GameState:
+    """``state`` with one logged line applied (as it was checked when it was made)."""
+    markers: Mapping[str, Mapping[str, int]] = state.markers
+    scores = state.scores
+    turn, ended = state.turn, state.ended
+    if line.tap in ("mark", "unmark"):
+        markers = _set(markers, line.piece, line.marker, line.now)
+    elif line.tap == "score":
+        scores = {**scores, line.track: line.now}
+    elif line.tap == "next-turn":
+        for piece, marker, _ in line.cleared:
+            markers = _set(markers, piece, marker, 0)
+        turn += 1
+    elif line.tap == "end":
+        ended = True
+    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=(*state.log, line))
+
+
+def undo(state: GameState) -> tuple[GameState, Logged]:
+    """``state`` before its last tap, and that tap; ``InputError`` when there is none."""
+    if not state.log:
+        raise _refuse("there is no tap to undo")
+    line = state.log[-1]
+    markers: Mapping[str, Mapping[str, int]] = state.markers
+    scores = state.scores
+    turn, ended = state.turn, state.ended
+    if line.tap in ("mark", "unmark"):
+        markers = _set(markers, line.piece, line.marker, line.was)
+    elif line.tap == "score":
+        scores = {**scores, line.track: line.was}
+    elif line.tap == "next-turn":
+        for piece, marker, value in line.cleared:
+            markers = _set(markers, piece, marker, value)
+        turn -= 1
+    elif line.tap == "end":
+        ended = False
+    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=state.log[:-1]), line
+
+
+class _Live:
+    """A game being played again, changed in place: a replay of n lines is n small steps, not n
+    new records each holding the whole log so far."""
+
+    def __init__(self, start: GameState) -> None:
+        self.turn = start.turn
+        self.ended = start.ended
+        self.markers: dict[str, dict[str, int]] = {k: dict(v) for k, v in start.markers.items()}
+        self.scores: dict[str, int] = dict(start.scores)
+        self.log: list[Logged] = list(start.log)
+
+    def value(self, piece: str, marker: str) -> int:
+        return self.markers.get(piece, {}).get(marker, 0)
+
+    def apply(self, line: Logged) -> None:
+        if line.tap in ("mark", "unmark"):
+            self._set(line.piece, line.marker, line.now)
+        elif line.tap == "score":
+            self.scores[line.track] = line.now
+        elif line.tap == "next-turn":
+            for piece, marker, _ in line.cleared:
+                self._set(piece, marker, 0)
+            self.turn += 1
+        elif line.tap == "end":
+            self.ended = True
+        self.log.append(line)
+
+    def _set(self, piece: str, marker: str, value: int) -> None:
+        own = self.markers.setdefault(piece, {})
+        if value:
+            own[marker] = value
+        else:
+            own.pop(marker, None)
+            if not own:
+                del self.markers[piece]
+
+    def state(self) -> GameState:
+        return GameState(
+            turn=self.turn, ended=self.ended, markers=self.markers, scores=self.scores, log=tuple(self.log)
+        )
+
+
+def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) -> tuple[GameState, list[str]]:
+    """Play a log again from a new game, checking each line as a tap is checked when it is made.
+
+    Returns the state it ends in and what was wrong with it: a line that does not follow from
+    the ones before (a hand edit), a count past its bounds, a piece or marker the list does not
+    have. With ``skip_missing``, lines about pieces the list no longer has are set aside and
+    said, rather than counted as wrong (the list was edited during the game)."""
+    state = _Live(initial(board))
+    problems: list[str] = []
+    for n, line in enumerate(lines, 1):
+        if line.tap in ("mark", "unmark"):
+            piece = board.piece(line.piece)
+            if skip_missing and (piece is None or piece.control(line.marker) is None):
+                continue
+            kind = Mark if line.tap == "mark" else Unmark
+            tap: Tap = kind(piece=line.piece, marker=line.marker)
+            expected_was = state.value(line.piece, line.marker)
+        elif line.tap == "score":
+            tap = Score(track=line.track, by=line.now - line.was)
+            track = board.track(line.track)
+            expected_was = state.scores.get(line.track, track.start if track else 0)
+        elif line.tap == "next-turn":
+            tap, expected_was = NextTurn(), line.was
+        elif line.tap == "roll":
+            tap, expected_was = RollDice(roll=line.roll, faces=line.faces), line.was
+        elif line.tap == "end":
+            tap, expected_was = End(), line.was
+        else:
+            problems.append(f"log line {n}: '{line.tap[:40]}' is not a game action")
+            break
+        if line.was != expected_was:
+            problems.append(f"log line {n} ({line.words()[:80]}) does not follow from the lines before it")
+            break
+        if line.turn != state.turn:
+            problems.append(f"log line {n} says turn {line.turn}, but the game was in turn {state.turn}")
+            break
+        try:
+            made = _logged(state, tap, board, fair_dice)
+            if state.ended and line.tap != "end":
+                raise _refuse("a tap after the game's end")
+        except InputError as exc:
+            problems.append(f"log line {n}: {exc.summary}")
+            break
+        if made.now != line.now or made.bonus != line.bonus:
+            problems.append(f"log line {n} ({line.words()[:80]}) is not what its tap does")
+            break
+        if line.tap == "next-turn" and skip_missing:
+            made = Logged(tap="next-turn", turn=line.turn, cleared=made.cleared)
+        elif line.tap == "next-turn" and set(made.cleared) != set(line.cleared):
+            problems.append(f"log line {n}: the markers it cleared are not the ones the turn clears")
+            break
+        state.apply(made)
+    return state.state(), problems

@@ -1,0 +1,76 @@
+"""Odds at the table: a piece of the list attacking a unit of an opponent's list of the same rule set.
+
+The figures are ``listbuilder odds``' own: the same matchup function, the same situation words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.play.board import Board
+from listbuilder.record import Record, record
+
+
+@record
+class SituationOption(Record):
+    """One of the rule set's situation options, as a form shows it."""
+
+    key: str
+    kind: str  # flag, number, choice
+    summary: str
+    default: Any
+    values: tuple[str, ...]
+    minimum: int | None
+    maximum: int | None
+    source: str
+
+
+def situation_options(board: Board) -> tuple[SituationOption, ...]:
+    """The options of the rule set's main matchup mechanic (cover, charging, stunned...)."""
+    from listbuilder.odds.api import mechanic_of  # odds (icepool) loads only when odds are asked for
+    from listbuilder.odds.parts import option_values  # the same
+
+    system = board.report.system
+    try:
+        mechanic = mechanic_of(system)
+    except InputError:
+        return ()
+    return tuple(
+        SituationOption(
+            key=key,
+            kind=o.kind,
+            summary=o.summary,
+            default=o.default,
+            values=option_values(system, o),
+            minimum=o.minimum,
+            maximum=o.maximum,
+            source=o.source,
+        )
+        for key, o in mechanic.options.items()
+    )
+
+
+def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situation: Sequence[str]) -> Any:
+    """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
+    ``OPTION=VALUE`` words, as ``listbuilder odds`` takes them."""
+    from listbuilder.odds.api import matchup  # odds (icepool) loads only when odds are asked for
+    from listbuilder.odds.ask import read_situation  # the same
+
+    piece = board.piece(piece_key)
+    if piece is None:
+        raise InputError(f"'{piece_key[:80]}' is not a model of this list")
+    if opponent.system.id != board.system:
+        raise InputError(
+            f"the opponent's list is for {opponent.system.id}, not {board.system}",
+            details=[ErrorDetail(message="odds compare lists of one rule set")],
+        )
+    lines = [line for line in board.report.lines if line.entry.index == piece.entry]
+    targets = [line for line in opponent.lines if line.entry.index == target]
+    if not targets:
+        raise InputError(f"the opponent's list has no entry {target}")
+    system = board.report.system
+    attacker = lines[0].entry.unit
+    return matchup(system, attacker, targets[0].entry.unit, **read_situation(system, None, situation))

@@ -1,0 +1,164 @@
+"""How far a game file is believed: the game as it can be shown and played, and why not.
+
+A game file is trusted only if its markers and scores follow from its own log, name only pieces
+and markers the list has, stay within each marker's bounds, and belong to this list. One that
+fails is shown as far as it can be, and no tap changes it. When the list was edited since the
+game began, the game says what changed; markers of pieces the list no longer has are set aside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from listbuilder.play.board import Board, roster_changes
+from listbuilder.play.game import GameState, replay
+from listbuilder.play.gamefile import GameFile
+from listbuilder.record import Record, record
+
+
+@record
+class Game(Record):
+    """One game of a list as it can be shown and played: its state, and what to say about it."""
+
+    id: str
+    file: str  # the list's file name
+    started: str
+    state: GameState
+    board: Board
+    trusted: bool  # false: shown as the file says, and no tap changes it
+    problems: tuple[str, ...] = ()  # why it is not trusted
+    changes: tuple[str, ...] = ()  # what changed in the list since the game began
+    list_changed: bool = False
+    set_aside: tuple[str, ...] = ()  # pieces with markers that the list no longer has
+
+    __json__ = (
+        "game=id",
+        "list=file",
+        "started",
+        "turn=state.turn",
+        "turns",
+        "ended=state.ended",
+        "markers=state.markers",
+        "scores=state.scores",
+        "rolls",
+        "log",
+        "trusted",
+        "problems",
+        "list_changed",
+        "changes",
+        "set_aside",
+    )
+
+    def is_out(self, piece: Any) -> bool:
+        """Whether a piece is out of the game: a marker that puts it out is on, or at its maximum."""
+        marks = self.state.markers.get(piece.key)
+        if not marks:
+            return False
+        return any(c.out and marks.get(c.marker, 0) >= c.maximum for c in piece.controls)
+
+    def lost(self) -> tuple[int, int]:
+        """How many pieces are out of the game, and what they cost."""
+        out = [p for p in self.board.pieces if self.is_out(p)]
+        return len(out), sum(p.cost for p in out)
+
+    @property
+    def rolls(self) -> list[dict[str, Any]]:
+        return [line.line() for line in self.state.rolls]
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return [line.line() for line in self.state.log]
+
+    @property
+    def turns(self) -> int | None:
+        return self.board.aids.turns
+
+
+def judge(game_id: str, gf: GameFile, board: Board) -> Game:
+    """A game file weighed against the list as it is now: trusted, or shown only, and why."""
+    problems: list[str] = []
+    if gf.list != board.file:
+        problems.append(f"it is a game of another list ('{gf.list[:80]}'), not of {board.file}")
+    if gf.system != board.system:
+        problems.append(f"it is a game of {gf.system[:40] or 'no rule set'}, but the list is {board.system}")
+    changed = gf.version != board.version
+    state, wrong = replay(board, gf.state.log, skip_missing=changed)
+    problems += wrong
+    stored = gf.state
+    if not wrong and (
+        state.turn != stored.turn
+        or state.ended != stored.ended
+        or _plain(state.scores) != _plain(stored.scores)
+        or _known(stored.markers, board) != _plain_markers(state.markers)
+    ):
+        problems.append("its turn, markers or scores do not follow from its log of taps: it was changed by hand")
+    for piece, marks in stored.markers.items():
+        p = board.piece(piece)
+        if p is None and not changed:
+            problems.append(f"it has markers on '{piece[:80]}', which is not a model of this list")
+            continue
+        for marker, value in marks.items():
+            c = p.control(marker) if p is not None else None
+            if p is not None and c is None and not changed:
+                problems.append(f"it has '{marker[:80]}' on {piece[:80]}, which is not a marker it can have")
+            elif c is not None and not 0 < value <= c.maximum:
+                problems.append(f"{marker} on {piece} is {value}, outside 0 to {c.maximum}")
+    set_aside = tuple(p for p in stored.markers if board.piece(p) is None) if changed else ()
+    set_aside += tuple(
+        f"{marker} on {p}"
+        for p, marks in stored.markers.items()
+        if changed and board.piece(p) is not None
+        for marker in marks
+        if board.piece(p).control(marker) is None  # type: ignore[union-attr]
+    )
+    changes = roster_changes(gf.roster, board.roster) if changed else ()
+    if changed and not changes:
+        changes = ("the list's file changed, but its units and counts did not",)
+    problems = list(dict.fromkeys(problems))
+    trusted = not problems
+    return Game(
+        id=game_id,
+        file=board.file,
+        started=gf.started,
+        state=state if trusted else _shown(stored, board),
+        board=board,
+        trusted=trusted,
+        problems=tuple(problems[:20]),
+        changes=changes,
+        list_changed=changed,
+        set_aside=set_aside,
+    )
+
+
+def _plain(m: Mapping[str, int]) -> dict[str, int]:
+    return dict(m)
+
+
+def _plain_markers(m: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+    return {k: dict(v) for k, v in m.items() if v}
+
+
+def _known(m: Mapping[str, Mapping[str, int]], board: Board) -> dict[str, dict[str, int]]:
+    return {k: {mk: v for mk, v in marks.items() if v} for k, marks in m.items() if board.piece(k) and marks}
+
+
+def _shown(stored: GameState, board: Board) -> GameState:
+    """What an untrusted file says, cut to what the page can show: known pieces and markers, each
+    value within its bounds (the page says the file is not to be trusted)."""
+    markers = {}
+    for piece, marks in stored.markers.items():
+        p = board.piece(piece)
+        if p is None:
+            continue
+        kept = {}
+        for marker, value in marks.items():
+            c = p.control(marker)
+            if c is not None and value > 0:
+                kept[marker] = min(value, c.maximum)
+        if kept:
+            markers[piece] = kept
+    scores = {t.label: max(0, stored.scores.get(t.label, t.start)) for t in board.aids.tracks}
+    return GameState(
+        turn=max(1, stored.turn), ended=stored.ended, markers=markers, scores=scores, log=stored.log[-200:]
+    )
