@@ -111,6 +111,7 @@ def create_app(
         host_names(host, port),
         any_ip=(True if port is None else port) if host in WILDCARDS else False,
         any_port=port is None,
+        token=site.token,
     )
 
 

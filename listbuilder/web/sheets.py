@@ -132,7 +132,9 @@ def compare_page(site: Site) -> Endpoint:
                 paths = (api.list_file(site.folder, file), api.list_file(site.folder, other))
                 context["other"] = theirs
                 context["diff"] = (await blocking(api.diff_files, *paths, site.catalogs)).text()
-                grids = [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
+                grids = await blocking(
+                    lambda: [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
+                )  # odds are work: off the event loop
                 context["grids"] = [g for g in grids if g]
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
