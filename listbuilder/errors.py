@@ -140,7 +140,8 @@ class Action(Record):
 
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
-# out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit.
+# out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, a
+# QR code printed with the roster it goes on.
 ACTIONS = (
     "catalog",
     "add",
@@ -153,6 +154,7 @@ ACTIONS = (
     "output",
     "price",
     "price-unit",
+    "qr-on-roster",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 

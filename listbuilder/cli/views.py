@@ -293,6 +293,7 @@ _COMMANDS = {
     "embed": "'listbuilder export FILE --format yaml --embed'",
     "fill-to": "give it with --to, e.g. --to 100",
     "output": "choose the file with -o, e.g. -o my-list.yaml",
+    "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
 }
 
 

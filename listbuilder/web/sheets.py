@@ -58,7 +58,7 @@ def share_page(site: Site) -> Endpoint:
 def export(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
-        format = request.path_params["format"]
+        format = request.path_params["format"].lower()  # /export/YAML is /export/yaml
         embed = request.query_params.get("embed") == "1"
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
