@@ -9,7 +9,8 @@ Figures, each a median measured in this run:
     busy machine, the answer is a refusal, exit 2);
   * a running `listbuilder serve` whose folder holds a 60,000-entry list: the answer time of an
     ordinary page (a 16-fighter list's builder page) alone, while eight cross-site doctor
-    requests are sent, and while eight same-origin ones run (two at once, the rest waiting).
+    requests are sent, and while four same-origin ones run (two at once, two waiting; each
+    takes seconds of CPU, and the page shares the interpreter's lock with the two running).
     Target: under 100 ms while the cross-site ones are sent.
 
 Run: python benchmarks/bench_doctor_bounds.py [--runs N] [--quick]
@@ -70,7 +71,7 @@ def doctor(folder: Path, sizes: list[int], runs: int) -> bool:
 
 
 def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, float]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     start = time.perf_counter()
     try:
         conn.request("GET", path, headers={"Host": f"127.0.0.1:{port}", **(headers or {})})
@@ -105,12 +106,12 @@ def serve(folder: Path, pages: int) -> bool:
         alone = ordinary()
         print(report_line("ordinary page, alone", alone))
         figures = {}
-        for name, headers in (
-            ("eight cross-site doctor requests", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image"}),
-            ("eight same-origin doctor requests", {"Sec-Fetch-Site": "same-origin"}),
+        for name, many, headers in (
+            ("eight cross-site doctor requests", 8, {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image"}),
+            ("four same-origin doctor requests", 4, {"Sec-Fetch-Site": "same-origin"}),
         ):
-            with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
-                sent = [pool.submit(_get, server.port, doctor, headers) for _ in range(8)]
+            with concurrent.futures.ThreadPoolExecutor(max_workers=many) as pool:
+                sent = [pool.submit(_get, server.port, doctor, headers) for _ in range(many)]
                 time.sleep(0.2)  # all eight are in flight
                 during = ordinary()
                 answers = [s.result() for s in sent]
@@ -120,7 +121,7 @@ def serve(folder: Path, pages: int) -> bool:
             figures[name] = statistics.median(during)
     finally:
         server.stop()
-    cross, same = figures["eight cross-site doctor requests"], figures["eight same-origin doctor requests"]
+    cross, same = figures["eight cross-site doctor requests"], figures["four same-origin doctor requests"]
     print(f"ordinary page while cross-site doctors are sent: {cross * 1000:.0f} ms (target: 100 ms)")
     print(f"ordinary page while same-origin doctors run: {same * 1000:.0f} ms")
     ok = cross < 0.1
