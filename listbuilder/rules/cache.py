@@ -16,8 +16,10 @@ is imported, called or evaluated because a cache file says so. A file that is no
 current user, is readable or writable by group or others (``files/private.py``), is not a
 regular file, is too large, truncated,
 corrupt (each part carries its BLAKE2 digest, so even one changed digit is seen), of another format or
-for another key is ignored and rebuilt; the cache is only ever an
-optimisation, and no state of it is an error.
+for another key is ignored and rebuilt. So is one rewritten whole with fresh digests but values of
+the wrong shape: each record read back is held to its fields' declared types (``plaindata.shape_of``), and
+a part may be held to more (``lookup``'s ``sound``: a rule set's units to its stat kinds). The
+cache is only ever an optimisation, and no state of it is an error.
 
 Each part is stored when it is first built and decoded only when asked for (``validate`` needs
 neither the reference nor the odds). Files with errors are never cached: asking again loads them
@@ -121,15 +123,19 @@ class Entry:
         self.values: dict[str, Any] = {}
         self.lock = threading.Lock()
 
-    def get(self, name: str, cls: type[T]) -> T | None:
-        """The part ``name`` if it is there and decodes to a ``cls``, else ``None``."""
+    def get(self, name: str, cls: type[T], sound: Callable[[T], bool] | None = None) -> T | None:
+        """The part ``name`` if it is there and decodes to a ``cls`` (that ``sound`` finds sound),
+        else ``None``."""
         with self.lock:
             if name not in self.values:
                 raw = self.raw.get(name)
                 try:
-                    self.values[name] = None if raw is None else decode(raw)
-                except (ValueError, TypeError, KeyError, RecursionError):
-                    self.values[name] = None
+                    value = None if raw is None else decode(raw)
+                    if value is not None and (not isinstance(value, cls) or (sound is not None and not sound(value))):
+                        value = None
+                except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                    value = None
+                self.values[name] = value
             value = self.values[name]
         return value if isinstance(value, cls) else None
 
@@ -231,8 +237,9 @@ _ENTRIES: Bounded[str, Entry] = Bounded()  # rule-set entries met in this proces
 _KEYS: Bounded[int, tuple[object, str]] = Bounded()  # id(loaded rule set) -> (it, its key)
 
 
-def lookup(key: str | None, name: str, cls: type[T]) -> T | None:
-    """Part ``name`` of the entry ``key`` (from memory, else from its file), if it is a ``cls``."""
+def lookup(key: str | None, name: str, cls: type[T], sound: Callable[[T], bool] | None = None) -> T | None:
+    """Part ``name`` of the entry ``key`` (from memory, else from its file), if it is a ``cls``
+    and ``sound`` (if given) finds it so: a part that is not is rebuilt by the caller."""
     if key is None:
         return None
     found = _ENTRIES.get(key)
@@ -242,7 +249,7 @@ def lookup(key: str | None, name: str, cls: type[T]) -> T | None:
         _ENTRIES.put(key, found or Entry(key, {}))
         if found is None:
             return None
-    return found.get(name, cls)
+    return found.get(name, cls, sound)
 
 
 def remember(key: str | None, name: str, value: Any) -> None:
