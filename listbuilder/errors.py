@@ -11,6 +11,7 @@ import difflib
 import functools
 import heapq
 import itertools
+import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -107,6 +108,13 @@ def one_of(options: Sequence[str], limit: int = 12) -> str:
     if len(quoted) == 1:
         return quoted[0]
     return ", ".join(quoted[:-1]) + f" or {quoted[-1]}{more}"
+
+
+def shown(path: object) -> str:
+    """A path as a message shows it, with this system's separator: ``examples\\zombies.yaml`` on
+    Windows even where the user typed ``examples/zombies.yaml``."""
+    text = str(path)
+    return text.replace("/", os.sep) if os.sep != "/" else text
 
 
 def choose(what: str, value: str, options: Sequence[str], option: str | None = None) -> str:
@@ -206,7 +214,7 @@ class ListbuilderError(Exception):
     def render(self, hints: Hints | None = None) -> str:
         """The full message: the file and summary, then one line per problem (``hints``: a
         face's words for the actions the details point to)."""
-        head = f"{self.file}: {self.summary}" if self.file else self.summary
+        head = f"{shown(self.file)}: {self.summary}" if self.file else self.summary
         lines = [head]
         for d in self.details:
             where = d.where()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder import api
+from listbuilder.errors import shown
 
 if TYPE_CHECKING:
     from listbuilder.api import (
@@ -83,7 +84,7 @@ def problem_lines(problems: Sequence[Problem]) -> list[str]:
 
 @api.few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
-    lines = [f"{report.army.file}: {api.headline(report, strict)}"]
+    lines = [f"{shown(report.army.file)}: {api.headline(report, strict)}"]
     lines += problem_lines(report.problems)
     return "\n".join(lines)
 
@@ -98,7 +99,7 @@ def points(report: Report, strict: bool = False) -> str:
         rows.append([str(e.index + 1), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
-    lines = [f"{report.army.name} ({report.system.definition.name}), {report.army.file}"]
+    lines = [f"{report.army.name} ({report.system.definition.name}), {shown(report.army.file)}"]
     lines += table(rows, right=(0, 2, 3, 4))
     lines.append(f"  {api.headline(report, strict)}")
     lines += problem_lines(report.problems)

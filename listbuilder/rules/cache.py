@@ -13,7 +13,8 @@ together once and kept in one file in the user's cache folder, keyed by a hash o
 **A cache read never runs code.** The file holds plain data only (JSON), and records are built
 back from it by name, from the record classes of listbuilder that are already imported: nothing
 is imported, called or evaluated because a cache file says so. A file that is not owned by the
-current user, is readable or writable by group or others (``files/private.py``), is not a
+current user, is readable or writable by group or others (``files/private.py``; on Windows: lies
+outside the user's profile or behind a link or junction), is not a
 regular file, is too large, truncated,
 corrupt (each part carries its BLAKE2 digest, so even one changed digit is seen), of another format or
 for another key is ignored and rebuilt. So is one rewritten whole with fresh digests but values of
@@ -46,7 +47,7 @@ except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import blake2b
 
 from listbuilder import __version__
-from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted
+from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted, own_profile_folder
 from listbuilder.files.reading import read_at_most
 from listbuilder.files.writing import atomic_write
 from listbuilder.rules.plaindata import NotPlain, decode, encode
@@ -194,6 +195,8 @@ def write_entry(folder: Path, entry: Entry) -> None:
     data = MAGIC + header + b"\n" + b"".join(b for _, b in parts)
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+        if not own_profile_folder(folder):  # never read back (Windows: outside the profile)
+            return
         atomic_write(entry_path(folder, entry.key), data, mode=FILE_MODE)
     except Exception:  # a read-only or full disk must not stop the command
         pass
