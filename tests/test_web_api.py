@@ -14,6 +14,8 @@ from listbuilder import api
 from listbuilder.errors import ConflictError, InputError
 from listbuilder.share import folder as lists
 
+pytestmark = pytest.mark.platform  # holds on Windows too: run again simulating it (.ci/run)
+
 COMMENTS = [line.split("#", 1)[1] for line in COMMENTED.splitlines() if "#" in line]
 
 
