@@ -32,15 +32,9 @@ def share_page(site: Site) -> Endpoint:
         file = request.path_params["file"]
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
-            text = api.export_list(state.report, "text")
-            markdown = api.export_list(state.report, "markdown")
+            text, markdown, qr_error = await blocking(_share_texts, state.report)  # a long list's are work
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
-        try:
-            api.qr_svg(text)
-            qr_error = ""
-        except ListbuilderError as exc:
-            qr_error = error_message(exc)
         return site.page(
             "share.html",
             request,
@@ -55,6 +49,17 @@ def share_page(site: Site) -> Endpoint:
     return handler
 
 
+def _share_texts(report: Any) -> tuple[str, str, str]:
+    """The list as text and markdown, and why its QR code cannot be made ('' if it can)."""
+    text = api.export_list(report, "text")
+    markdown = api.export_list(report, "markdown")
+    try:
+        api.qr_svg(text)
+    except ListbuilderError as exc:
+        return text, markdown, error_message(exc)
+    return text, markdown, ""
+
+
 def export(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
@@ -63,7 +68,11 @@ def export(site: Site) -> Endpoint:
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
             # the YAML file as it is, comments and all; --embed writes every unit out in full
-            text = state.text if format == "yaml" and not embed else api.export_list(state.report, format, embed=embed)
+            text = (
+                state.text
+                if format == "yaml" and not embed
+                else await blocking(api.export_list, state.report, format, embed=embed)
+            )
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
         stem = file.rsplit(".", 1)[0]
@@ -87,8 +96,8 @@ def qr(site: Site) -> Endpoint:
         file = request.path_params["file"]
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
-            text = api.export_list(state.report, "text")
-            svg = api.qr_svg(text, f"{state.report.army.name}: the list as text")
+            text = await blocking(api.export_list, state.report, "text")
+            svg = await blocking(api.qr_svg, text, f"{state.report.army.name}: the list as text")
         except ListbuilderError as exc:
             return Response(error_message(exc), status_code=400, media_type="text/plain; charset=utf-8")
         return Response(svg, media_type="image/svg+xml")
