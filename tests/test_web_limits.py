@@ -102,7 +102,7 @@ def test_the_doctor_past_its_bound_says_so_on_the_page(tmp_path: Path, monkeypat
         # an answer htmx swaps in place (it leaves a 4xx out), and the whole page without it
         status, body = asyncio.run(_get(app, path, {"sec-fetch-site": "same-origin", "hx-request": htmx}))
         assert status == 200, path
-        assert 'role="alert">The list doctor has no answer: ' in body
+        assert '<div role="alert"><p>The list doctor has no answer:</p><pre class="located">' in body
         assert "too much work for an exact answer: more than 0.001 seconds" in body
 
 
