@@ -224,3 +224,69 @@ def test_the_simulation_is_what_it_says(tmp_path):
     with pytest.raises(ModuleNotFoundError):
         exec("import fcntl", vars(cache))
     assert hasattr(os, "geteuid")  # the test's own os, and pytest's, are Linux's
+
+
+# --- printing where Pango is missing (on Windows and macOS it is installed apart) ---------------
+
+NO_PANGO = "cannot load library 'libgobject-2.0-0': error 0x7e"
+
+
+class _NoPango:
+    """A finder that fails to import WeasyPrint as it fails where Pango is not installed."""
+
+    def find_spec(self, name: str, path: object, target: object = None) -> None:
+        if name == "weasyprint":
+            raise OSError(NO_PANGO)
+
+
+@pytest.mark.parametrize(
+    ("platform", "words"),
+    [
+        ("win32", "'pacman -S mingw-w64-x86_64-pango', then set WEASYPRINT_DLL_DIRECTORIES"),
+        ("darwin", "'brew install pango'"),
+        ("linux", "apt-get install libpango-1.0-0"),
+    ],
+)
+def test_without_pango_a_pdf_is_refused_saying_how_to_install_it(monkeypatch, platform, words):
+    import sys
+
+    from listbuilder.errors import OutputError
+    from listbuilder.printing import engine
+
+    monkeypatch.delitem(sys.modules, "weasyprint", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_NoPango(), *sys.meta_path])
+    monkeypatch.setattr(sys, "platform", platform)
+    with pytest.raises(OutputError) as caught:
+        engine._import_or_say_how()
+    text = caught.value.render()
+    assert text.startswith(
+        "PDFs cannot be made here: the Pango library that WeasyPrint lays them out with did not load"
+    )
+    assert NO_PANGO in text and words in text
+    assert caught.value.exit_code == 3
+
+
+def test_without_pango_render_exits_3_with_no_traceback_and_html_still_prints(tmp_path):
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        f"class NoPango:\n    def find_spec(self, name, path, target=None):\n"
+        f"        if name == 'weasyprint': raise OSError({NO_PANGO!r})\n"
+        "sys.meta_path.insert(0, NoPango())\n"
+        "from listbuilder.cli import app\n"
+        "app(sys.argv[1:], prog_name='listbuilder')\n"
+    )
+    pdf, html = tmp_path / "roster.pdf", tmp_path / "roster.html"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "render", str(ZOMBIES), "-o", str(pdf)], capture_output=True, text=True
+    )
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr and "the Pango library" in done.stderr
+    assert not pdf.exists()
+    done = subprocess.run(
+        [sys.executable, "-c", script, "render", str(ZOMBIES), "-o", str(html)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Zombie Family" in html.read_text(encoding="utf-8")

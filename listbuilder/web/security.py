@@ -27,6 +27,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
+from urllib.parse import parse_qs
 
 MAX_BODY = 1024 * 1024
 HEAVY_AT_ONCE = 2  # work-heavy GETs running at once, per server (2 cores run two solvers)
@@ -104,8 +105,6 @@ def from_this_site(headers: dict[str, str], host: str) -> bool:
 
 def query_token(query: str) -> str:
     """The ``token=`` of a query string ('' without one)."""
-    from urllib.parse import parse_qs
-
     return (parse_qs(query).get("token") or [""])[-1]
 
 
