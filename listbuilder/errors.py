@@ -11,6 +11,7 @@ import difflib
 import functools
 import heapq
 import itertools
+import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -109,6 +110,13 @@ def one_of(options: Sequence[str], limit: int = 12) -> str:
     return ", ".join(quoted[:-1]) + f" or {quoted[-1]}{more}"
 
 
+def shown(path: object) -> str:
+    """A path as a message shows it, with this system's separator: ``examples\\zombies.yaml`` on
+    Windows even where the user typed ``examples/zombies.yaml``."""
+    text = str(path)
+    return text.replace("/", os.sep) if os.sep != "/" else text
+
+
 def choose(what: str, value: str, options: Sequence[str], option: str | None = None) -> str:
     """``value`` (in any case) if it is one of ``options``, else an ``InputError`` naming them all.
 
@@ -141,7 +149,7 @@ class Action(Record):
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
-# a catalog folder of one's own.
+# a catalog folder of one's own, a QR code printed with the roster it goes on.
 ACTIONS = (
     "catalog",
     "add",
@@ -155,6 +163,7 @@ ACTIONS = (
     "price",
     "price-unit",
     "catalogs",
+    "qr-on-roster",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 
@@ -206,7 +215,7 @@ class ListbuilderError(Exception):
     def render(self, hints: Hints | None = None) -> str:
         """The full message: the file and summary, then one line per problem (``hints``: a
         face's words for the actions the details point to)."""
-        head = f"{self.file}: {self.summary}" if self.file else self.summary
+        head = f"{shown(self.file)}: {self.summary}" if self.file else self.summary
         lines = [head]
         for d in self.details:
             where = d.where()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -14,8 +15,19 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from listbuilder.cli import app
-from listbuilder.rules.catalog import Catalogs
+# LISTBUILDER_SIMULATE=windows: listbuilder runs as on Windows, here and in every command or
+# server a test starts (tests/simulated_windows/); before listbuilder is first imported.
+SIMULATED = Path(__file__).resolve().parent / "simulated_windows"
+SIMULATING = os.environ.get("LISTBUILDER_SIMULATE") == "windows"
+if SIMULATING:
+    sys.path.insert(0, str(SIMULATED))
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(SIMULATED), *filter(None, [os.environ.get("PYTHONPATH")])])
+    import simulate_windows
+
+    simulate_windows.apply()
+
+from listbuilder.cli import app  # noqa: E402
+from listbuilder.rules.catalog import Catalogs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,7 +97,8 @@ def write_list(tmp_path: Path) -> Callable[..., Path]:
 
     def write(text: str, name: str | None = None) -> Path:
         path = tmp_path / (name or f"list{next(counter)}.yaml")
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        # simulating Windows, list files end their lines as Notepad does
+        path.write_text(textwrap.dedent(text), encoding="utf-8", newline="\r\n" if SIMULATING else None)
         return path
 
     return write

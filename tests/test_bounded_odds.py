@@ -35,7 +35,7 @@ def power_list(tmp_path: Path, power: int) -> Path:
     path = tmp_path / f"power{power}.yaml"
     path.write_text(
         "system: speed-range-power\nname: Big guns\npoints: 100000\nunits:\n"
-        f"  - name: Colossus\n    speed: 4\n    range: 12\n    power: {power}\n  - unit: Cameleer\n"
+        f"  - name: Colossus\n    speed: 6\n    range: 12\n    power: {power}\n  - unit: Cameleer\n"
     )
     return path
 
@@ -58,10 +58,10 @@ def test_render_vs_a_huge_power_writes_nothing(tmp_path):
 
 
 def test_the_pool_bound_itself_is_answered_exactly(cli):
-    at = cli("odds", "speed-range-power", 'Speed 4", Range 12", Power 100', 'Speed 4", Range 12", Power 1')
+    at = cli("odds", "speed-range-power", 'Speed 6", Range 12", Power 100', 'Speed 6", Range 12", Power 1')
     assert at.exit_code == 0, at.stderr
     assert "target killed" in at.stdout
-    past = cli("odds", "speed-range-power", 'Speed 4", Range 12", Power 101', 'Speed 4", Range 12", Power 1')
+    past = cli("odds", "speed-range-power", 'Speed 6", Range 12", Power 101', 'Speed 6", Range 12", Power 1')
     assert past.exit_code == 2 and "101 dice in an exploding pool" in past.stderr
 
 

@@ -18,6 +18,8 @@ from conftest import CATALOGS, EXAMPLES
 from listbuilder.errors import OutputError
 from listbuilder.files.writing import check_target, write_output
 
+pytestmark = pytest.mark.platform  # holds on Windows too: run again simulating it (.ci/run)
+
 LEGAL = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
 
 

@@ -16,6 +16,8 @@ from listbuilder.editing.history import History
 from listbuilder.errors import ConflictError, InputError
 from listbuilder.web.forms import change_of, stats_of
 
+pytestmark = pytest.mark.platform  # holds on Windows too: run again simulating it (.ci/run)
+
 COMMENTS = [line.split("#", 1)[1] for line in COMMENTED.splitlines() if "#" in line]
 
 

@@ -88,7 +88,7 @@ class Server:
 def start(folder: Path, *args: str, open_browser: bool = False, env_extra: dict[str, str] | None = None) -> Server:
     """Start ``listbuilder serve FOLDER --port 0 --no-open ARGS`` and wait until it answers
     (with ``open_browser``, without ``--no-open``)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LISTBUILDER_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LISTBUILDER_") or k == "LISTBUILDER_SIMULATE"}
     env.update(env_extra or {})
     env["LISTBUILDER_CATALOGS"] = ""
     if "LISTBUILDER_CACHE_DIR" in os.environ:  # the tests' private cache (conftest)

@@ -9,7 +9,8 @@ keeping every other byte of the file. The solver (HiGHS) is imported only when a
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,9 +50,10 @@ def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
     # start-up: the solver loads only for fix and fill
     from listbuilder.doctor import fix
 
+    started = time.monotonic()  # the time bound covers reading the list too
     army, system, basis = _read(path, None, path, catalogs)
     with _located(path):
-        return fix(army, system, basis)
+        return fix(army, system, basis, started)
 
 
 def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> DoctorAnswer:
@@ -59,9 +61,10 @@ def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> Do
     # start-up: the solver loads only for fix and fill
     from listbuilder.doctor import fix
 
+    started = time.monotonic()
     army, system, basis = _read(None, text, source, catalogs)
     with _located(source):
-        return fix(army, system, basis)
+        return fix(army, system, basis, started)
 
 
 def fill_list(path: Path, catalogs: Catalogs, to: int | None = None, faction: str | None = None) -> DoctorAnswer:
@@ -69,19 +72,23 @@ def fill_list(path: Path, catalogs: Catalogs, to: int | None = None, faction: st
 
     ``to`` aims at another total (at most the limit); ``faction`` takes additions from that
     faction only (by name, any case). Status 'filled', 'nothing to add' or 'not legal'."""
+    started = time.monotonic()
     army, system, basis = _read(path, None, path, catalogs)
-    return _fill(army, system, basis, to, faction, path)
+    return _fill(army, system, basis, to, faction, path, started)
 
 
 def fill_text(
     text: str, catalogs: Catalogs, to: int | None = None, faction: str | None = None, source: Path = Path("<list>")
 ) -> DoctorAnswer:
     """``fill_list`` of a list given as text."""
+    started = time.monotonic()
     army, system, basis = _read(None, text, source, catalogs)
-    return _fill(army, system, basis, to, faction, source)
+    return _fill(army, system, basis, to, faction, source, started)
 
 
-def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str | None, where: Path) -> DoctorAnswer:
+def _fill(
+    army: ArmyList, system: System, basis: str, to: object, faction: str | None, where: Path, started: float
+) -> DoctorAnswer:
     # start-up: the solver loads only for fix and fill
     from listbuilder.doctor import fill
 
@@ -117,7 +124,7 @@ def _fill(army: ArmyList, system: System, basis: str, to: object, faction: str |
             )
     chosen = None if faction is None else faction_named(system, faction)
     with _located(where):
-        return fill(army, system, to, chosen, basis)
+        return fill(army, system, to, chosen, basis, started)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from typing import Any
 
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.files.writing import check_target, write_output
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
@@ -86,13 +86,28 @@ def render_reports(
             reports,
             fmt=fmt,
             paper=choose("paper size", paper, PAPERS),
-            only=None if only is None else choose("part", only, ONLY),
+            only=_part(only, qr),
             strict=strict,
             templates=templates,
             opponent=opponent,
             qr=qr,
         )
     )
+
+
+def _part(only: str | None, qr: bool) -> str | None:
+    """The part to print (``None``: both), checked with ``qr``: the QR code goes on the roster."""
+    part = None if only is None else choose("part", only, ONLY)
+    if qr and part == "reference":
+        raise InputError(
+            "a QR code goes on the roster, and a reference sheet printed alone has no roster",
+            details=[
+                ErrorDetail(
+                    message="leave the QR code out, or print the roster too", action=Action(kind="qr-on-roster")
+                )
+            ],
+        )
+    return part
 
 
 def _some(lists: Sequence[object]) -> None:
@@ -157,7 +172,7 @@ def render_files(
 
     _some(paths)
     paper = choose("paper size", paper, PAPERS)
-    only = None if only is None else choose("part", only, ONLY)
+    only = _part(only, qr)
     if output is not None:
         document_format(output)  # a bad name fails before any work
     reports = [check_list(p, catalogs) for p in paths]

@@ -12,7 +12,7 @@ CatalogsOption = Annotated[
     typer.Option(
         "--catalogs",
         help="A folder of your own rule sets or factions, used beside the shipped ones "
-        "(repeatable; also read from LISTBUILDER_CATALOGS, separated by ':').",
+        "(repeatable; also read from LISTBUILDER_CATALOGS, separated by ':', or ';' on Windows).",
         show_default=False,
     ),
 ]

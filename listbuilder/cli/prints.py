@@ -14,7 +14,7 @@ from listbuilder.cli.options import (
     fail,
     say,
 )
-from listbuilder.errors import ListbuilderError
+from listbuilder.errors import ListbuilderError, shown
 
 
 def render(
@@ -66,7 +66,7 @@ def render(
     except ListbuilderError as exc:
         fail(exc)
     for w in written:
-        say(f"wrote {w.path}")
+        say(f"wrote {shown(w.path)}")
         for name in w.illegal:
             say(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
 
@@ -87,4 +87,4 @@ def card(
         written = api.render_card_file(rules, output=output, paper=paper, templates=templates)
     except ListbuilderError as exc:
         fail(exc)
-    say(f"wrote {written.path}")
+    say(f"wrote {shown(written.path)}")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder import api
+from listbuilder.errors import shown
 
 if TYPE_CHECKING:
     from listbuilder.api import (
@@ -88,7 +89,7 @@ def problem_lines(problems: Sequence[Problem], report: Report | None = None, str
 
 @api.few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
-    lines = [f"{report.army.file}: {api.headline(report, strict)}"]
+    lines = [f"{shown(report.army.file)}: {api.headline(report, strict)}"]
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
@@ -104,7 +105,7 @@ def points(report: Report, strict: bool = False) -> str:
     limit = f" of {report.limit:,}" if report.limit else ""
     rows.append(["", "total", "", "", f"{report.total:,}{limit}"])
     # the rule set's name may hold brackets of its own: no brackets around it
-    lines = [f"{report.army.name} · {report.system.definition.name} · {report.army.file}"]
+    lines = [f"{report.army.name} · {report.system.definition.name} · {shown(report.army.file)}"]
     lines += table(rows, right=(0, 2, 3, 4))
     lines.append(f"  {api.headline(report, strict)}")
     lines += problem_lines(report.problems, report, strict)
@@ -307,6 +308,7 @@ _COMMANDS = {
     "fill-to": "give it with --to, e.g. --to 100",
     "output": "choose the file with -o, e.g. -o my-list.yaml",
     "catalogs": "or give that folder to the command: --catalogs DIR",
+    "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
 }
 
 

@@ -37,6 +37,23 @@ class TooLarge(InputError):
     """The list's numbers are past what the list doctor answers exactly (exit code 2)."""
 
 
+class Deadline:
+    """The end of one question's time: ``MAX_SECONDS`` from when it was asked (reading the list,
+    preparing the slots, every program solved and every answer judged, all together)."""
+
+    def __init__(self, started: float | None = None) -> None:
+        self.end = (time.monotonic() if started is None else started) + MAX_SECONDS
+
+    def left(self) -> float:
+        """The seconds left (negative once past)."""
+        return self.end - time.monotonic()
+
+    def check(self) -> None:
+        """``TooLarge`` once the question's time is up."""
+        if self.left() <= 0:
+            raise too_slow()
+
+
 class Program:
     """The variables and rows of one question, built by the doctor and by the force rules."""
 

@@ -18,7 +18,7 @@ from listbuilder.army.costing import figures_in, unit_cost
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import UnitRule
-from listbuilder.rules.formats import ArmyList, Unit
+from listbuilder.rules.formats import ArmyList, Entry, Unit
 
 REPAIRS = 3  # the nearest legal statlines offered for a broken one
 SEARCH = 1000  # how far from a broken number the nearest legal one is looked for
@@ -83,30 +83,29 @@ def leader_matters(system: System) -> bool:
 
 
 def list_slots(army: ArmyList, system: System) -> list[Slot]:
-    """One slot per distinct profile of the list (entries of the same unit share one, leaders or not)."""
-    found: dict[tuple[Any, ...], Slot] = {}
+    """One slot per distinct profile of the list (entries of the same unit share one, leaders or not).
+
+    Linear in the list's length: each profile's entries are gathered first and its slot built
+    once (a slot rebuilt per entry copied its growing tuple of entries each time)."""
+    found: dict[tuple[Any, ...], list[Entry]] = {}
     for e in army.entries:
-        key = _key(e.unit, e.custom)
-        if key in found:
-            slot = found[key]
-            found[key] = dataclasses.replace(
-                slot,
-                current=slot.current + e.count,
-                leaders=slot.leaders + e.leaders,
-                entries=(*slot.entries, e.index),
+        found.setdefault(_key(e.unit, e.custom), []).append(e)
+    out = []
+    for held in found.values():
+        first = held[0]
+        unit = first.unit
+        out.append(
+            Slot(
+                name=unit.name,
+                custom=first.custom,
+                current=sum(e.count for e in held),
+                leaders=sum(e.leaders for e in held),
+                options=(_as_written(system, unit), *(repairs(system, unit) if first.custom else ())),
+                entries=tuple(e.index for e in held),
+                faction=unit.faction,
             )
-            continue
-        options = (_as_written(system, e.unit), *(repairs(system, e.unit) if e.custom else ()))
-        found[key] = Slot(
-            name=e.unit.name,
-            custom=e.custom,
-            current=e.count,
-            leaders=e.leaders,
-            options=options,
-            entries=(e.index,),
-            faction=e.unit.faction,
         )
-    return list(found.values())
+    return out
 
 
 def catalog_slots(system: System, units: Iterable[Unit], have: Sequence[Slot]) -> list[Slot]:

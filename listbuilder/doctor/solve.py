@@ -21,7 +21,6 @@ copies beyond what the list has, widened until that bound cannot hide a better a
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Sequence
 
 from listbuilder.army.report import Report, build_report
@@ -39,13 +38,19 @@ EMPTY_ID = "no-models"  # army/advice.py: a list with no entry is not a force ye
 REACH = 30
 
 
-def fix(army: ArmyList, system: System, basis: str = "") -> DoctorAnswer:
-    """The smallest changes that make ``army`` legal (see the module's docstring)."""
+def fix(army: ArmyList, system: System, basis: str = "", started: float | None = None) -> DoctorAnswer:
+    """The smallest changes that make ``army`` legal (see the module's docstring).
+
+    ``started`` (``time.monotonic()``) is when the question was asked, reading the list
+    included: the whole question is bounded by ``program.MAX_SECONDS`` from then."""
+    deadline = program.Deadline(started)
     report = build_report(army, system)
     if report.legal():
         return DoctorAnswer(command="fix", status="nothing to fix", report=report)
+    deadline.check()
     slots = fix_slots(army, system)
-    question = _Question(army, system, report, slots, "fix", target=None, basis=basis)
+    deadline.check()
+    question = _Question(army, system, report, slots, "fix", target=None, basis=basis, deadline=deadline)
     statlines = tuple(
         StatlineFix(
             entry=", ".join(f"units[{i}] {slot.name}" for i in slot.entries),
@@ -62,10 +67,16 @@ def fix(army: ArmyList, system: System, basis: str = "") -> DoctorAnswer:
 
 
 def fill(
-    army: ArmyList, system: System, to: int | None = None, faction: str | None = None, basis: str = ""
+    army: ArmyList,
+    system: System,
+    to: int | None = None,
+    faction: str | None = None,
+    basis: str = "",
+    started: float | None = None,
 ) -> DoctorAnswer:
     """The additions that bring a legal ``army`` closest to its limit or ``to``; ``faction`` is
-    an exact faction name (the API checks it)."""
+    an exact faction name (the API checks it); ``started`` as for ``fix``."""
+    deadline = program.Deadline(started)
     report = build_report(army, system)
     target = to if to is not None else army.limit
     assert target is not None, "the API asks for a total to fill to when a list has no limit"
@@ -82,8 +93,10 @@ def fill(
     if report.total >= target:
         why = f"the list is at {report.total:,} of the {target:,} {unit} aimed at"
         return DoctorAnswer(command="fill", status="nothing to add", report=report, target=target, why=why)
+    deadline.check()
     slots = fill_slots(army, system, faction)
-    question = _Question(army, system, report, slots, "fill", target=target, basis=basis)
+    deadline.check()
+    question = _Question(army, system, report, slots, "fill", target=target, basis=basis, deadline=deadline)
     found = [s for s in question.best() if s.models_changed]
     if not found:
         left = target - report.total
@@ -187,6 +200,7 @@ class _Question:
         mode: str,
         target: int | None,
         basis: str = "",
+        deadline: program.Deadline | None = None,
     ) -> None:
         self.basis = basis
         self.army, self.system, self.report, self.slots, self.mode = army, system, report, slots, mode
@@ -195,7 +209,7 @@ class _Question:
         self.target = target
         self.extra = REACH
         self.not_encoded: list[str] = []
-        self.deadline = time.monotonic() + program.MAX_SECONDS  # for all the programs of this question
+        self.deadline = deadline or program.Deadline()  # for all the programs of this question
         self.show_leader = leader_matters(system)
         self.action: Action | None = None  # the next step the answer's 'why' points to
 
@@ -320,7 +334,7 @@ class _Question:
         prog, changed, objective = self._program(rules)
         for answer in exclude:
             prog.exclude(answer)
-        found = prog.solve(objective, seconds=self.deadline - time.monotonic())
+        found = prog.solve(objective, seconds=self.deadline.left())
         if found is None:
             return None
         self.last_changed = changed.value(found)
@@ -412,6 +426,7 @@ class _Question:
             Entry(index=i, unit=e.unit, count=e.count, leaders=e.leaders, custom=e.custom)
             for i, e in enumerate(entries)
         ]
+        self.deadline.check()
         army = ArmyList(
             system=self.army.system,
             name=self.army.name,
@@ -421,6 +436,7 @@ class _Question:
             revision=self.army.revision,
         )
         report = build_report(army, self.system)
+        self.deadline.check()
         if not report.legal() and not self.not_encoded:
             raise RuntimeError(f"the list doctor proposed a list the validator rejects: {report.errors[0].message}")
         # statlines first, then what goes, then what comes, each in the list's order

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from listbuilder.army.constraints import check_unit
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, did_you_mean
@@ -113,6 +114,20 @@ def mechanic_of(system: System, mechanic: str | None = None) -> Mechanic:
     return chosen
 
 
+def check_statline(system: System, unit: Unit) -> None:
+    """``OddsError`` for a unit whose statline breaks a rule of its rule set (Might 0 where the
+    least is 1), with the very problems ``validate`` reports for it: no odds are given for it."""
+    broken = [p for p in check_unit(system, unit) if p.severity == "error"]
+    if broken:
+        raise OddsError(
+            f"'{unit.name}' breaks the rules of {system.id}, so there are no odds for it",
+            details=[
+                ErrorDetail(message=p.message, hint=f"rule: {p.rule}" + (f" [{p.source}]" if p.source else ""))
+                for p in broken
+            ],
+        )
+
+
 def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | None = None, **situation: Any) -> Outcome:
     """The exact odds of ``attacker`` against ``target`` under the rule set's dice.
 
@@ -121,6 +136,8 @@ def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | Non
     with the default its odds file documents. Raises ``OddsError`` for an unknown option or a
     bad value, and ``ImpossibleMatchup`` when the rules do not allow the attack at all.
     """
+    check_statline(system, attacker)
+    check_statline(system, target)
     m = mechanic_of(system, mechanic)
     values = resolve(system, m, situation)
     key = (system.id, id(m), _unit_key(attacker), _unit_key(target), tuple(sorted(values.items())))
@@ -215,6 +232,8 @@ def matrix(
     """Each unit of ``units_a`` attacking each unit of ``units_b`` (see ``Matrix``)."""
     pairs = len({id(u) for u in units_a}) * len({id(u) for u in units_b})
     bounds.check(pairs, bounds.MAX_GRID_PAIRS, "different pairs of units in an odds grid", GRID_HINT)
+    for unit in {id(u): u for u in (*units_a, *units_b)}.values():
+        check_statline(system, unit)
     # The mechanic, the situation and each unit's key are worked out once, not once a cell.
     m = mechanic_of(system, mechanic)
     values = resolve(system, m, situation)

@@ -13,7 +13,9 @@ So on Linux, for the thread that imports WeasyPrint and only while it does, ``fi
 answers "not found" at once, and WeasyPrint goes on to its sonames, which the dynamic
 loader finds as it finds any library (``LD_LIBRARY_PATH``, the loader cache, the system
 folders). Should that fail (a system where only ``find_library`` knows where Pango is),
-WeasyPrint is imported again with the real search, as if this module did nothing.
+WeasyPrint is imported again with the real search, as if this module did nothing. Where
+Pango cannot be loaded at all (on Windows and macOS it is installed apart from Python), the
+answer is an ``OutputError`` saying how to install it for this system, not a traceback.
 """
 
 from __future__ import annotations
@@ -25,6 +27,17 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import ModuleType
+
+from listbuilder.errors import ErrorDetail, OutputError
+
+# How WeasyPrint's own guide ("First Steps") has a user install Pango, per system.
+PANGO = {
+    "win32": "install MSYS2 and, in its shell, 'pacman -S mingw-w64-x86_64-pango', then set "
+    "WEASYPRINT_DLL_DIRECTORIES to its DLL folder, e.g. C:\\msys64\\mingw64\\bin",
+    "darwin": "install it with Homebrew, 'brew install pango' (and, if it is still not found, set "
+    "DYLD_FALLBACK_LIBRARY_PATH=/opt/homebrew/lib)",
+}
+PANGO_ELSEWHERE = "install Pango with your system's packages, e.g. 'apt-get install libpango-1.0-0 libpangoft2-1.0-0'"
 
 
 @contextlib.contextmanager
@@ -45,16 +58,33 @@ def _loader_finds_the_libraries() -> Iterator[None]:
 def _import() -> ModuleType:
     # WeasyPrint (a third of a second) loads only to write a PDF, on first use.
     if not sys.platform.startswith("linux") or "weasyprint" in sys.modules:
-        import weasyprint  # (on first use, as above)
-
-        return weasyprint
+        return _import_or_say_how()
     try:
         # WeasyPrint prints its install instructions to stdout before giving up on a library:
         # not ours to show on the fast path, whose failure is not the user's problem.
         with _loader_finds_the_libraries(), contextlib.redirect_stdout(io.StringIO()):
             import weasyprint  # (on first use, as above)
     except OSError:
-        import weasyprint  # (on first use, as above)
+        return _import_or_say_how()
+    return weasyprint
+
+
+def _import_or_say_how() -> ModuleType:
+    try:
+        # its own advice is not shown: ours follows, for this system
+        with contextlib.redirect_stdout(io.StringIO()):
+            import weasyprint  # (on first use, as in _import)
+    except OSError as exc:
+        raise OutputError(
+            "PDFs cannot be made here: the Pango library that WeasyPrint lays them out with did not load",
+            details=[
+                ErrorDetail(message=str(exc).splitlines()[0] if str(exc) else type(exc).__name__),
+                ErrorDetail(
+                    message=PANGO.get(sys.platform, PANGO_ELSEWHERE),
+                    hint="an HTML document needs no Pango, and everything else works without it",
+                ),
+            ],
+        ) from None
     return weasyprint
 
 

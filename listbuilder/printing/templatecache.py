@@ -41,11 +41,17 @@ from listbuilder.files.writing import atomic_write
 from listbuilder.rules.cache import cache_dir
 
 FOLDER = "templates"
-_SUPPORTED = (
-    os.name == "posix"
-    and all(f in os.supports_dir_fd for f in (os.open, os.rename, os.unlink))
-    and hasattr(os, "O_NOFOLLOW")
-)
+
+
+def supported() -> bool:
+    """Whether this system has the calls the checks need (``dir_fd``, ``O_NOFOLLOW``,
+    ``O_DIRECTORY``, user ids). Windows has none of them, so there templates are compiled on
+    every run: no cache is better than one whose files anybody could have written."""
+    return (
+        os.name == "posix"
+        and all(f in os.supports_dir_fd for f in (os.open, os.rename, os.unlink))
+        and all(hasattr(os, name) for name in ("O_NOFOLLOW", "O_DIRECTORY", "getuid"))
+    )
 
 
 class PrivateBytecodeCache(BytecodeCache):
@@ -100,7 +106,7 @@ def template_cache(*environment_code: Path) -> PrivateBytecodeCache | None:
     """The bytecode cache for environments configured by the modules ``environment_code`` (None
     when off): every module whose code shapes what a template compiles to belongs there."""
     folder = cache_dir()
-    if folder is None or not _SUPPORTED:
+    if folder is None or not supported():
         return None
     own = Path(__file__)
     h = hashlib.sha256(f"{__version__}\0{jinja2.__version__}\0{sys.version_info[:2]}".encode())

@@ -13,11 +13,14 @@ together once and kept in one file in the user's cache folder, keyed by a hash o
 **A cache read never runs code.** The file holds plain data only (JSON), and records are built
 back from it by name, from the record classes of listbuilder that are already imported: nothing
 is imported, called or evaluated because a cache file says so. A file that is not owned by the
-current user, is readable or writable by group or others (``files/private.py``), is not a
+current user, is readable or writable by group or others (``files/private.py``; on Windows: lies
+outside the user's profile or behind a link or junction), is not a
 regular file, is too large, truncated,
 corrupt (each part carries its BLAKE2 digest, so even one changed digit is seen), of another format or
-for another key is ignored and rebuilt; the cache is only ever an
-optimisation, and no state of it is an error.
+for another key is ignored and rebuilt. So is one rewritten whole with fresh digests but values of
+the wrong shape: each record read back is held to its fields' declared types (``plaindata.shape_of``), and
+a part may be held to more (``lookup``'s ``sound``: a rule set's units to its stat kinds). The
+cache is only ever an optimisation, and no state of it is an error.
 
 Each part is stored when it is first built and decoded only when asked for (``validate`` needs
 neither the reference nor the odds). Files with errors are never cached: asking again loads them
@@ -44,7 +47,7 @@ except ImportError:  # pragma: no cover - a Python built without it
     from hashlib import blake2b
 
 from listbuilder import __version__
-from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted
+from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted, own_profile_folder
 from listbuilder.files.reading import read_at_most
 from listbuilder.files.writing import atomic_write
 from listbuilder.rules.plaindata import NotPlain, decode, encode
@@ -121,15 +124,19 @@ class Entry:
         self.values: dict[str, Any] = {}
         self.lock = threading.Lock()
 
-    def get(self, name: str, cls: type[T]) -> T | None:
-        """The part ``name`` if it is there and decodes to a ``cls``, else ``None``."""
+    def get(self, name: str, cls: type[T], sound: Callable[[T], bool] | None = None) -> T | None:
+        """The part ``name`` if it is there and decodes to a ``cls`` (that ``sound`` finds sound),
+        else ``None``."""
         with self.lock:
             if name not in self.values:
                 raw = self.raw.get(name)
                 try:
-                    self.values[name] = None if raw is None else decode(raw)
-                except (ValueError, TypeError, KeyError, RecursionError):
-                    self.values[name] = None
+                    value = None if raw is None else decode(raw)
+                    if value is not None and (not isinstance(value, cls) or (sound is not None and not sound(value))):
+                        value = None
+                except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                    value = None
+                self.values[name] = value
             value = self.values[name]
         return value if isinstance(value, cls) else None
 
@@ -188,6 +195,8 @@ def write_entry(folder: Path, entry: Entry) -> None:
     data = MAGIC + header + b"\n" + b"".join(b for _, b in parts)
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+        if not own_profile_folder(folder):  # never read back (Windows: outside the profile)
+            return
         atomic_write(entry_path(folder, entry.key), data, mode=FILE_MODE)
     except Exception:  # a read-only or full disk must not stop the command
         pass
@@ -231,8 +240,9 @@ _ENTRIES: Bounded[str, Entry] = Bounded()  # rule-set entries met in this proces
 _KEYS: Bounded[int, tuple[object, str]] = Bounded()  # id(loaded rule set) -> (it, its key)
 
 
-def lookup(key: str | None, name: str, cls: type[T]) -> T | None:
-    """Part ``name`` of the entry ``key`` (from memory, else from its file), if it is a ``cls``."""
+def lookup(key: str | None, name: str, cls: type[T], sound: Callable[[T], bool] | None = None) -> T | None:
+    """Part ``name`` of the entry ``key`` (from memory, else from its file), if it is a ``cls``
+    and ``sound`` (if given) finds it so: a part that is not is rebuilt by the caller."""
     if key is None:
         return None
     found = _ENTRIES.get(key)
@@ -242,7 +252,7 @@ def lookup(key: str | None, name: str, cls: type[T]) -> T | None:
         _ENTRIES.put(key, found or Entry(key, {}))
         if found is None:
             return None
-    return found.get(name, cls)
+    return found.get(name, cls, sound)
 
 
 def remember(key: str | None, name: str, value: Any) -> None:

@@ -27,7 +27,7 @@ from listbuilder.rules.formats import (
     UnitVersion,
 )
 from listbuilder.rules.schema import describe_value, load_catalog_file, validate
-from listbuilder.rules.system import System, unit_key
+from listbuilder.rules.system import System, stats_sound, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields
@@ -147,7 +147,7 @@ class Catalogs:
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint), OWN_RULE_SET])
         caching = self.cache and cache.cache_dir() is not None
         key = cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
-        system = cache.lookup(key, "system", System)
+        system = cache.lookup(key, "system", System, sound=stats_sound)
         if system is None:
             system = self._load(system_id)
             cache.remember(key, "system", system)

@@ -3,15 +3,20 @@
 JSON objects are mappings with text keys; everything else is tagged with a key that starts with
 NUL, which no catalog key can (``files.yamldoc`` refuses NUL in a file). Records are built back
 by name, from the record classes of listbuilder that are already imported: nothing is imported,
-called or evaluated because a cache file says so.
+called or evaluated because a cache file says so. Each record's fields are held to their declared
+types as it is built (``shape_of``): a file rewritten with fresh digests but a string where a
+number was is refused (``ValueError``), as a damaged one is.
 """
 
 from __future__ import annotations
 
 import json
+import types
+import typing
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, Union
 
 from listbuilder.record import FrozenMap, Record
 
@@ -67,8 +72,10 @@ def _revive(obj: dict[str, Any]) -> Any:
         if len(values) != len(fields):
             raise ValueError(f"{name} has {len(fields)} fields, the cache {len(values)}")
         made = object.__new__(cls)
-        for f, v in zip(fields, values, strict=True):
-            object.__setattr__(made, f.name, v)
+        for (field, fits), v in zip(shape_of(cls), values, strict=True):
+            if not fits(v):
+                raise ValueError(f"{cls.__name__}.{field} holds a {type(v).__name__} of the wrong shape")
+            object.__setattr__(made, field, v)
         return made
     if key == _TUPLE:
         return tuple(payload)
@@ -87,6 +94,52 @@ def _revive(obj: dict[str, Any]) -> Any:
     if key == _FROZENSET:
         return frozenset(_hashable(v) for v in payload)
     raise ValueError(f"unknown tag {key!r}")
+
+
+Check = Callable[[Any], bool]
+_SHAPES: dict[type, tuple[tuple[str, Check], ...]] = {}
+
+
+def shape_of(cls: type[Record]) -> tuple[tuple[str, Check], ...]:
+    """Each field of a record class with the check its declared type makes of a decoded value,
+    worked out once a class. A record nested in a field was checked when it was itself decoded
+    (JSON objects are revived from the inside out), so it is only asked to be of its class."""
+    found = _SHAPES.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = tuple((f.name, _check(hints[f.name])) for f in cls.__record_fields__)
+        _SHAPES[cls] = found
+    return found
+
+
+def _check(hint: Any) -> Check:
+    """What a decoded value must be to be of type ``hint`` (the forms record fields use)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return lambda v: True
+    if hint is type(None):
+        return lambda v: v is None
+    if hint in (int, str, bool):
+        return lambda v: type(v) is hint  # True is no count, and 1 no flag
+    if hint is float:
+        return lambda v: type(v) in (int, float)
+    if origin is Literal:
+        return lambda v: any(type(v) is type(a) and v == a for a in args)
+    if origin in (Union, types.UnionType):
+        each = [_check(a) for a in args]
+        return lambda v: any(c(v) for c in each)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _check(args[0])
+            return lambda v: type(v) is tuple and all(item(x) for x in v)
+        fixed = [_check(a) for a in args]
+        return lambda v: type(v) is tuple and len(v) == len(fixed) and all(c(x) for c, x in zip(fixed, v, strict=True))
+    if origin is Mapping or origin is dict:
+        key, value = (_check(a) for a in args)
+        return lambda v: isinstance(v, Mapping) and all(key(k) and value(x) for k, x in v.items())
+    if isinstance(hint, type):
+        return lambda v: isinstance(v, hint)
+    raise TypeError(f"no cache check for the type {hint!r}")  # a new form: tests/test_cache_shapes.py
 
 
 def _hashable(value: Any) -> Any:

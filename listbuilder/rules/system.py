@@ -23,11 +23,36 @@ from listbuilder.rules.formats import (
 )
 from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
 from listbuilder.rules.listformat import names, read_key
-from listbuilder.rules.loadout import check_counts, read_items
+from listbuilder.rules.loadout import Carried, check_counts, read_items
 from listbuilder.rules.schema import describe_value
 
 # Keys a unit may carry besides its stats, in a catalog and in a list (declared in listformat.py).
 UNIT_KEYS = names(UNIT_FIELDS)
+
+
+def stats_sound(system: System) -> bool:
+    """Whether every unit's stats are of its rule set's stat kinds: a number an int, a choice a
+    text, choices a tuple of texts or carried items. The loader makes them so; a rule set read
+    back from the cache is held to it (a stat is ``Any`` to its record)."""
+    stats = system.definition.stats
+
+    def fits(values: Mapping[str, Any]) -> bool:
+        for key, value in values.items():
+            stat = stats.get(key)
+            if stat is None:
+                return False
+            if stat.kind == "number":
+                if type(value) is not int:
+                    return False
+            elif stat.kind == "choice":
+                if type(value) is not str:
+                    return False
+            elif type(value) is not tuple or not all(type(v) is str or type(v) is Carried for v in value):
+                return False
+        return True
+
+    units = (*system.units.values(), *(u for us in system.factions.values() for u in us))
+    return all(fits(u.stats) and all(fits(h.stats) for h in u.history) for u in units)
 
 
 def unit_key(name: str) -> str:

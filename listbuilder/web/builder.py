@@ -42,6 +42,7 @@ def _builder_context(
         "price_error": "",
         "touched": None,
         "doctor": None,
+        "doctor_error": "",
     }
     context.update(_catalog_context(system, query))
     if custom:
@@ -69,7 +70,10 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
     context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
     ask = request.query_params.get("doctor")
     if ask and request.method == "GET":
-        context["doctor"] = api.ask_doctor(site.folder, file, site.catalogs, ask)
+        try:
+            context["doctor"] = api.ask_doctor(site.folder, file, site.catalogs, ask)
+        except ListbuilderError as exc:  # past its time bound, say: said where its answer goes
+            context["doctor_error"] = error_message(exc)
     at = request.query_params.get("at", "")
     if at.isdigit() and request.method == "GET":
         context["touched"] = int(at)
@@ -108,11 +112,14 @@ def doctor_part(site: Site) -> Endpoint:
         file = request.path_params["file"]
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        try:
             answer = await blocking(
                 api.ask_doctor, site.folder, file, site.catalogs, request.query_params.get("doctor", "")
             )
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        except ListbuilderError as exc:  # past its time bound, say: said in place of the answer
+            return site.page("_doctor.html", request, state=state, doctor=None, doctor_error=error_message(exc))
         return site.page("_doctor.html", request, state=state, doctor=answer)
 
     return handler

@@ -7,6 +7,12 @@
   browser says it comes from another site (``Sec-Fetch-Site``) or another origin (``Origin``),
   and it must carry the token made when the server started (the page's forms hold it), which
   another site cannot read. Checked by the app, where the form is parsed (``check_token``).
+- **Work-heavy reads**: a GET that starts real work (the list doctor, odds, a comparison, a PDF:
+  ``is_heavy``) answers only this server's own pages, since an ``<img>`` on any site can send a
+  GET: one the browser says comes from another site (``Sec-Fetch-Site``), or, from a browser too
+  old to say, whose ``Referer`` names another host, is refused (403) unless it carries the token.
+  At most ``HEAVY_AT_ONCE`` of them run at once per server and ``HEAVY_WAITING`` wait (503 past
+  that), so the worker threads stay free for every other page.
 - **Size**: a request body over ``MAX_BODY`` bytes is refused (413) before it is read whole.
 - **Headers on every answer**: a Content-Security-Policy that lets a page run and style only
   what this server itself serves (no inline script, no eval, nothing from another host), and no
@@ -15,13 +21,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
+from urllib.parse import parse_qs
 
 MAX_BODY = 1024 * 1024
+HEAVY_AT_ONCE = 2  # work-heavy GETs running at once, per server (2 cores run two solvers)
+HEAVY_WAITING = 8  # and waiting for their turn; past that, 503
+# The GETs that start work growing with a list's size (doctor, odds, PDF), as paths and queries.
+HEAVY_PATHS = re.compile(r"/list/[^/]+/(doctor|print|compare|odds)|/card/[^/]+/download|/play/[^/]+/odds")
+HEAVY_QUERY = re.compile(r"(^|&)(doctor|with)=[^&]")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
@@ -74,6 +87,27 @@ def is_ip_host(host: str, port: int | None) -> bool:
     return True
 
 
+def is_heavy(path: str, query: str) -> bool:
+    """Whether a GET of ``path?query`` starts work that grows with a list: the list doctor, odds,
+    a comparison, a PDF (a builder page asking the doctor too)."""
+    return bool(HEAVY_PATHS.fullmatch(path) or (path.startswith("/list/") and HEAVY_QUERY.search(query)))
+
+
+def from_this_site(headers: dict[str, str], host: str) -> bool:
+    """Whether a browser says a request comes from a page of this server (or from the user,
+    typed or bookmarked); a client that is no browser says nothing and is taken at its word."""
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    referer = headers.get("referer")  # browsers before Fetch Metadata (Safari 16.3, Firefox 89)
+    return referer is None or re.match(rf"https?://{re.escape(host)}(/|$)", referer, re.IGNORECASE) is not None
+
+
+def query_token(query: str) -> str:
+    """The ``token=`` of a query string ('' without one)."""
+    return (parse_qs(query).get("token") or [""])[-1]
+
+
 def token_matches(given: object, token: str) -> bool:
     """Whether a write's token is this server's, compared in constant time."""
     return isinstance(given, str) and hmac.compare_digest(given.encode(), token.encode())
@@ -89,12 +123,17 @@ class Guard:
         max_body: int = MAX_BODY,
         any_ip: int | bool | None = False,
         any_port: bool = False,
+        token: str | None = None,
     ) -> None:
         """``hosts``: the ``Host`` values served (``host_names``). ``any_port``: they are names
         without a port, and any port goes (a server whose port is not known here). ``any_ip``: the
         server listens on every interface, so a ``Host`` that is any IP address of this machine,
-        with ``any_ip``'s port (``True``: any port), is served too."""
+        with ``any_ip``'s port (``True``: any port), is served too. ``token``: the server's, which
+        lets a work-heavy GET from another site through (a page of this server may link one)."""
         self.app = app
+        self.token = token
+        self.heavy = asyncio.Semaphore(HEAVY_AT_ONCE)
+        self.waiting = 0
         self.hosts = frozenset(h.lower() for h in hosts)
         self.max_body = max_body
         self.any_ip = any_ip
@@ -122,6 +161,15 @@ class Guard:
             if origin is not None and origin.lower() != f"http://{host}":
                 await _refuse(send, 403, "Changes from another origin are refused.")
                 return
+        heavy = method in ("GET", "HEAD") and is_heavy(scope["path"], scope.get("query_string", b"").decode("latin-1"))
+        if heavy and not from_this_site(headers, host):
+            given = query_token(scope.get("query_string", b"").decode("latin-1"))
+            if self.token is None or not token_matches(given, self.token):
+                await _refuse(send, 403, "This page starts work on the server, so it answers only its own pages.")
+                return
+        if heavy and self.heavy.locked() and self.waiting >= HEAVY_WAITING:
+            await _refuse(send, 503, "The server is busy with other long answers; try again in a moment.")
+            return
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _refuse(send, 413, f"A request may carry at most {self.max_body:,} bytes.")
@@ -151,10 +199,25 @@ class Guard:
             await send(message)
 
         try:
-            await self.app(scope, limited_receive, send_with_headers)
+            if heavy:
+                await self._heavy(scope, limited_receive, send_with_headers)
+            else:
+                await self.app(scope, limited_receive, send_with_headers)
         except BodyTooLarge:
             if not started:
                 await _refuse(send, 413, f"A request may carry at most {self.max_body:,} bytes.")
+
+    async def _heavy(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run a work-heavy request once one of the ``HEAVY_AT_ONCE`` places is free."""
+        self.waiting += 1
+        try:
+            await self.heavy.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.heavy.release()
 
 
 class BodyTooLarge(Exception):

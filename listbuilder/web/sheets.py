@@ -32,15 +32,9 @@ def share_page(site: Site) -> Endpoint:
         file = request.path_params["file"]
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
-            text = api.export_list(state.report, "text")
-            markdown = api.export_list(state.report, "markdown")
+            text, markdown, qr_error = await blocking(_share_texts, state.report)  # a long list's are work
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
-        try:
-            api.qr_svg(text)
-            qr_error = ""
-        except ListbuilderError as exc:
-            qr_error = error_message(exc)
         return site.page(
             "share.html",
             request,
@@ -55,15 +49,30 @@ def share_page(site: Site) -> Endpoint:
     return handler
 
 
+def _share_texts(report: Any) -> tuple[str, str, str]:
+    """The list as text and markdown, and why its QR code cannot be made ('' if it can)."""
+    text = api.export_list(report, "text")
+    markdown = api.export_list(report, "markdown")
+    try:
+        api.qr_svg(text)
+    except ListbuilderError as exc:
+        return text, markdown, error_message(exc)
+    return text, markdown, ""
+
+
 def export(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
-        format = request.path_params["format"]
+        format = request.path_params["format"].lower()  # /export/YAML is /export/yaml
         embed = request.query_params.get("embed") == "1"
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
             # the YAML file as it is, comments and all; --embed writes every unit out in full
-            text = state.text if format == "yaml" and not embed else api.export_list(state.report, format, embed=embed)
+            text = (
+                state.text
+                if format == "yaml" and not embed
+                else await blocking(api.export_list, state.report, format, embed=embed)
+            )
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
         stem = file.rsplit(".", 1)[0]
@@ -87,8 +96,8 @@ def qr(site: Site) -> Endpoint:
         file = request.path_params["file"]
         try:
             state = await blocking(api.list_state, site.folder, file, site.catalogs)
-            text = api.export_list(state.report, "text")
-            svg = api.qr_svg(text, f"{state.report.army.name}: the list as text")
+            text = await blocking(api.export_list, state.report, "text")
+            svg = await blocking(api.qr_svg, text, f"{state.report.army.name}: the list as text")
         except ListbuilderError as exc:
             return Response(error_message(exc), status_code=400, media_type="text/plain; charset=utf-8")
         return Response(svg, media_type="image/svg+xml")
@@ -132,7 +141,9 @@ def compare_page(site: Site) -> Endpoint:
                 paths = (api.list_file(site.folder, file), api.list_file(site.folder, other))
                 context["other"] = theirs
                 context["diff"] = (await blocking(api.diff_files, *paths, site.catalogs)).text()
-                grids = [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
+                grids = await blocking(
+                    lambda: [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
+                )  # odds are work: off the event loop
                 context["grids"] = [g for g in grids if g]
         except ListbuilderError as exc:
             return unreadable(site, request, exc)

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from listbuilder import api
-from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError, shown
 from listbuilder.web.security import MAX_BODY, token_matches
 
 STATIC = Path(__file__).parent / "static"
@@ -127,7 +127,7 @@ def attachment(data: bytes, media_type: str, filename: str) -> Response:
 
 
 def error_message(exc: ListbuilderError) -> str:
-    return exc.render().replace(str(exc.file) + ": ", "", 1) if exc.file else exc.render()
+    return exc.render().replace(shown(exc.file) + ": ", "", 1) if exc.file else exc.render()
 
 
 def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
