@@ -30,13 +30,13 @@ def _validate_message(cli, tmp_path: Path, stats: str) -> str:  # type: ignore[n
 @pytest.mark.parametrize(("stats", "message"), BROKEN)
 def test_odds_refuses_a_statline_validate_refuses_with_its_message(cli, tmp_path, stats, message):
     shown = _validate_message(cli, tmp_path, stats)
-    assert message in shown and "Might is a whole number of at least 1. [line 48]" in shown
+    assert message in shown and "Might is a whole number of at least 1. [rules, line 48]" in shown
     for attacker, target in ((stats, "Beast, Might 4"), ("Beast, Might 4", stats)):
         result = cli("odds", "might-skirmish", attacker, target)
         assert result.exit_code == 2, result.stdout + result.stderr
         assert result.stdout == ""
         assert message in result.stderr
-        assert "Might is a whole number of at least 1. [line 48]" in result.stderr
+        assert "Might is a whole number of at least 1. [rules, line 48]" in result.stderr
         assert stats in result.stderr
 
 

@@ -210,7 +210,7 @@ def test_the_simulation_is_what_it_says(tmp_path):
     import subprocess
     import sys
 
-    from listbuilder.share import locking
+    from listbuilder.editing import lock as locking
 
     probe = "import listbuilder.rules.cache as c; print(hasattr(c.os, 'geteuid'), c.os.sep, c.os.pathsep)"
     child = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
@@ -220,7 +220,7 @@ def test_the_simulation_is_what_it_says(tmp_path):
     assert child.stdout.split() == ["False", "\\", ";"]
     assert not hasattr(cache.os, "geteuid") and not hasattr(cache.os, "O_NOFOLLOW")
     assert cache.os.supports_dir_fd == frozenset() and cache.os.name == "nt"
-    assert getattr(locking, "fcntl", None) is None
+    assert type(locking._backend()).__name__ == "_Msvcrt"  # the edit lock takes msvcrt
     with pytest.raises(ModuleNotFoundError):
         exec("import fcntl", vars(cache))
     assert hasattr(os, "geteuid")  # the test's own os, and pytest's, are Linux's

@@ -14,6 +14,7 @@ from typing import Any
 
 from listbuilder.army.constraints import check_unit
 from listbuilder.army.costing import unit_cost
+from listbuilder.army.phrases import citation
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, did_you_mean
 from listbuilder.odds import bounds, dice, load
@@ -122,7 +123,7 @@ def check_statline(system: System, unit: Unit) -> None:
         raise OddsError(
             f"'{unit.name}' breaks the rules of {system.id}, so there are no odds for it",
             details=[
-                ErrorDetail(message=p.message, hint=f"rule: {p.rule}" + (f" [{p.source}]" if p.source else ""))
+                ErrorDetail(message=p.message, hint=f"rule: {p.rule}" + (f" [{citation(p.source)}]" if p.source else ""))
                 for p in broken
             ],
         )
