@@ -123,7 +123,9 @@ def check_statline(system: System, unit: Unit) -> None:
         raise OddsError(
             f"'{unit.name}' breaks the rules of {system.id}, so there are no odds for it",
             details=[
-                ErrorDetail(message=p.message, hint=f"rule: {p.rule}" + (f" [{citation(p.source)}]" if p.source else ""))
+                ErrorDetail(
+                    message=p.message, hint=f"rule: {p.rule}" + (f" [{citation(p.source)}]" if p.source else "")
+                )
                 for p in broken
             ],
         )
