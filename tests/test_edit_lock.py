@@ -33,7 +33,12 @@ LIST = "system: might-skirmish\nname: Shared\npoints: 1000\nunits:\n  - unit: Gr
 # standard modules that tell Windows by trying to import msvcrt (subprocess, getpass) are imported
 # before it is there: they are Linux's, and must stay so.
 WINDOWS_START = (
-    "import sys, subprocess, getpass\n"
+    "import sys\n"
+    "_had = sys.modules.get('msvcrt')\n"
+    "sys.modules['msvcrt'] = None\n"  # not to be found while they look for it
+    "import subprocess, getpass\n"
+    "sys.modules['msvcrt'] = _had\n"
+    "if _had is None: del sys.modules['msvcrt']\n"
     f"sys.path.insert(0, {str(SIMULATED)!r})\n"
     "import msvcrt\n"
     "sys.modules['fcntl'] = None\n"

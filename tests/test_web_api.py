@@ -229,7 +229,7 @@ def test_a_change_says_what_it_did_in_the_units_words(folder, catalogs):
     done = api.change_list(folder, "night.yaml", catalogs, api.SetCount(index=2, count=0))
     assert done.done == "removed the Grandpa Bones entry" and done.entry is None
     done = api.change_list(folder, "night.yaml", catalogs, api.AddUnit(unit="hunter"))
-    assert done.done == "added 1 hunter" and done.entry == 0
+    assert done.done == "added 1 Hunter" and done.entry == 0
 
 
 @settings(max_examples=300, deadline=None)
