@@ -28,7 +28,9 @@ def test_deathmelt_armour_is_a_typical_value_not_a_minimum():
     d = SHIPPED.get("deathmelt").definition
     armour = d.stats["armour"]
     assert not armour.required and armour.default == 1  # line 57: an unarmoured figure has 1
-    assert not any(c.judges_stat(d, "armour") for c in d.constraints)  # no rule the text lacks
+    judged = [c for c in d.constraints if c.judges_stat(d, "armour")]
+    # no least value of 1, which the text lacks: only the ruling's floor of 0 (a count is never below it)
+    assert [(c.minimum, c.source) for c in judged] == [(0, "ruling armour-typical")]
     text, source = _ruling("deathmelt", "armour-typical")
     assert source == "line 57" and "0 included" in text and "left out has 1" in text
 
