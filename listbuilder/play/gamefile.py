@@ -140,6 +140,10 @@ def _check_depth(loader_class: Any, text: str, path: Path) -> None:
                     raise _bad(path, "the file", f"a game file, nested at most {MAX_DEPTH} deep")
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
+    except yaml.YAMLError as exc:  # newer libyaml stops a deep text itself, "while increasing flow level"
+        if "flow level" in str(exc):
+            raise _bad(path, "the file", f"a game file, nested at most {MAX_DEPTH} deep") from None
+        raise
     finally:
         loader.dispose()
 
