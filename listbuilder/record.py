@@ -30,6 +30,7 @@ from typing import Any, ClassVar, NoReturn, TypeVar, dataclass_transform
 T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
+R = TypeVar("R", bound="Record")
 
 
 class FrozenMap(dict[K, V]):
@@ -52,7 +53,7 @@ class FrozenMap(dict[K, V]):
     __setitem__ = __delitem__ = __ior__ = _read_only
     clear = pop = popitem = setdefault = update = _read_only
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]  # dict's is None (unhashable); this one cannot change
         return hash(frozenset(self.items()))
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -89,7 +90,7 @@ def freeze(value: Any) -> Any:
     if isinstance(value, set | frozenset):
         return frozenset(freeze(v) for v in value)
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
-        return kind._make(freeze(v) for v in value)  # type: ignore[attr-defined]
+        return kind._make(freeze(v) for v in value)
     try:
         hash(value)
     except TypeError:
@@ -106,6 +107,9 @@ class Record:
     __json__: ClassVar[tuple[str, ...] | None] = None
     __json_keys__: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()  # (key, attribute path), from __json__
     __record_fields__: tuple[dataclasses.Field[Any], ...] = ()
+    # Set on each record class by ``record`` (dataclasses collects its fields); declared so that a
+    # type checker takes records for what they are at run time: dataclasses (``fields``, ``replace``).
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
     # (name, default, default factory) of each field: what __init__ needs, read once per class.
     __record_init__: tuple[tuple[str, Any, Any], ...] = ()
 
@@ -142,7 +146,7 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash((type(self), self._values()))
@@ -173,14 +177,14 @@ def to_json(value: Any) -> Any:
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(dataclasses.field,))
-def record(cls: type[T]) -> type[T]:
+def record(cls: type[R]) -> type[R]:
     """Make ``cls`` (a ``Record`` subclass with annotated fields) an immutable record."""
     if not issubclass(cls, Record):
         raise TypeError(f"{cls.__name__} must derive from Record")
     # With every generator switched off, dataclass() only collects the fields: no exec.
     done = dataclasses.dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
-    done.__record_fields__ = tuple(dataclasses.fields(done))  # type: ignore[attr-defined]
-    done.__record_init__ = tuple((f.name, f.default, f.default_factory) for f in done.__record_fields__)  # type: ignore[attr-defined]
+    done.__record_fields__ = tuple(dataclasses.fields(done))
+    done.__record_init__ = tuple((f.name, f.default, f.default_factory) for f in done.__record_fields__)
     names = done.__json__ if "__json__" in vars(done) else None
     if names is None:
         names = tuple(f.name for f in done.__record_fields__)

@@ -27,7 +27,8 @@ from listbuilder.rules.formats import (
     UnitVersion,
 )
 from listbuilder.rules.schema import describe_value, load_catalog_file, validate
-from listbuilder.rules.system import System, stats_sound, unit_key
+from listbuilder.rules.system import System as System  # re-exported: the engine takes rule sets from here
+from listbuilder.rules.system import stats_sound, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields

@@ -12,7 +12,7 @@ from listbuilder.errors import ErrorDetail, Location, one_of
 from listbuilder.odds import bounds, dice
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.mechanic import Mechanic
-from listbuilder.odds.parts import DamageRoll, FromUnit, Harm, HitsNeeded, Requirement
+from listbuilder.odds.parts import DamageRoll, FromUnit, Harm, HitsNeeded, Requirement, option_values
 from listbuilder.odds.results import CardTable, Tally, figure, percent, tally
 from listbuilder.odds.situation import (
     ImpossibleMatchup,
@@ -21,7 +21,6 @@ from listbuilder.odds.situation import (
     check,
     chosen,
     has,
-    option_values,
     read,
     removal_chance,
 )

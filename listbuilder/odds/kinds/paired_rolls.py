@@ -15,9 +15,9 @@ from listbuilder.errors import Location, one_of
 from listbuilder.odds import dice
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.mechanic import Mechanic
-from listbuilder.odds.parts import Modifier, Pairing, Requirement
+from listbuilder.odds.parts import Modifier, Pairing, Requirement, option_values
 from listbuilder.odds.results import CardTable, Tally, percent, tally
-from listbuilder.odds.situation import Values, check, modifier, option_values
+from listbuilder.odds.situation import Values, check, modifier
 from listbuilder.record import record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
