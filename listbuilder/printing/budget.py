@@ -108,7 +108,8 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
             if value.__name__ == "format_map":
                 if kwargs or len(args) != 1:
                     raise TypeError("format_map() takes exactly one argument")
-                args, kwargs = (), args[0]
+                kwargs = args[0]
+                args = ()
             return type(text)(formatter.vformat(text, args, kwargs))
 
         return wrapper
@@ -195,7 +196,7 @@ def _checked(fn: Callable[..., Any], size: Any) -> Callable[..., Any]:
         return fn(*args, **kwargs)
 
     if passes is not None:
-        guarded.jinja_pass_arg = passes  # type: ignore[attr-defined]
+        guarded.jinja_pass_arg = passes  # type: ignore[attr-defined]  # the mark Jinja reads off a function
     return guarded
 
 

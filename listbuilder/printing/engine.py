@@ -27,6 +27,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from listbuilder.errors import ErrorDetail, OutputError
 
@@ -88,7 +89,10 @@ def _import_or_say_how() -> ModuleType:
     return weasyprint
 
 
-weasyprint = _import()
+if TYPE_CHECKING:  # the type checker reads WeasyPrint's own sources (pyproject: follow_untyped_imports)
+    import weasyprint
+else:
+    weasyprint = _import()
 
 # Loaded by the import above; named here so the PDF writer imports WeasyPrint only from here.
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402
