@@ -254,7 +254,7 @@ def matrix(
             cells.append(rows[id(attacker)])
             continue
         key_a = _unit_key(attacker)
-        row: list[Outcome | None] = []
+        built: list[Outcome | None] = []
         for target, key_b in zip(units_b, keys_b, strict=True):
             pair = (id(attacker), id(target))
             if pair not in by_pair:
@@ -265,8 +265,8 @@ def matrix(
                     raise found
                 else:
                     by_pair[pair] = _outcome(system, m, attacker, target, values, found)
-            row.append(by_pair[pair])
-        rows[id(attacker)] = tuple(row)
+            built.append(by_pair[pair])
+        rows[id(attacker)] = tuple(built)
         cells.append(rows[id(attacker)])
     costs = efficiency = None
     if not system.counts_figures:

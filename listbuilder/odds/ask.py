@@ -222,7 +222,7 @@ def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
     grid, _, columns = list_matrix(system, a, b)
     cells = matrix_cells(grid, columns)
     shown_rows, shown_columns = a.lines[:PRINTED_ROWS], columns[:PRINTED_COLUMNS]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, line in enumerate(shown_rows):
         eff = None if grid.efficiency is None else grid.efficiency[i]
         rows.append(

@@ -132,7 +132,7 @@ class Checker:
             where = (*path, j)
             for field in ("above", "at_least", "below", "at_most"):
                 raw = getattr(band, field)
-                if raw is not None and (ratio(raw) is None or ratio(raw) < 0):
+                if raw is not None and ((r := ratio(raw)) is None or r < 0):
                     self.error((*where, field), f"expected a ratio such as 2 or '1/4', found '{raw}'")
                     return
             if band.above is not None and band.at_least is not None:

@@ -12,6 +12,7 @@ cut short is returned beside the answer as a bound, never silently ignored.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 
 def _icepool() -> ModuleType:
+    # A module's attributes are not typed through ModuleType: each die taken from it is annotated.
     import icepool  # deferred on purpose: see the module's docstring
 
     return icepool
@@ -63,7 +65,7 @@ class Dist(Record):
         return [(o, Fraction(w, self.denominator)) for o, w in zip(self.outcomes, self.weights, strict=True)]
 
 
-def as_dist(die: icepool.Die) -> Dist:
+def as_dist(die: icepool.Die[int]) -> Dist:
     outcomes = tuple(int(o) for o in die.outcomes())
     weights = tuple(int(die.quantity(o)) for o in outcomes)
     return Dist(outcomes=outcomes, weights=weights, cumulative=tuple(accumulate(weights)), denominator=sum(weights))
@@ -73,14 +75,14 @@ def as_dist(die: icepool.Die) -> Dist:
 def total(dice: int, sides: int, keep_highest: int | None = None) -> Dist:
     """The sum of NdX, keeping the highest K dice if asked (4D6 drop the lowest: keep 3)."""
     bounds.check(dice, bounds.MAX_SUM_DICE, "dice summed")
-    die = _icepool().d(sides)
+    die: icepool.Die[int] = _icepool().d(sides)
     if keep_highest is None or keep_highest >= dice:
         return as_dist(dice @ die)
     return as_dist(die.highest(dice, keep_highest))
 
 
 @lru_cache(maxsize=DISTRIBUTIONS)
-def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> icepool.Die:
+def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: int) -> icepool.Die[int]:
     """Successes from one die and the dice it adds: success when roll + modifier >= need;
     a natural roll of ``explode_on`` or more adds a die (up to ``depth`` further dice)."""
 
@@ -88,7 +90,7 @@ def chain(sides: int, need: int, modifier: int, explode_on: int | None, depth: i
         success = int(face + modifier >= need)
         return _CHAIN + success if explode_on is not None and face >= explode_on else success
 
-    coded = _icepool().d(sides).map(code)
+    coded: icepool.Die[int] = _icepool().d(sides).map(code)
     if explode_on is not None and depth > 0:
         coded = coded.explode(lambda o: o >= _CHAIN, depth=depth)
     return coded.map(lambda o: o % _CHAIN)
@@ -137,18 +139,19 @@ def faces_chance(sides: int, faces: set[int]) -> Fraction:
     return Fraction(len([f for f in range(1, sides + 1) if f in faces]), sides)
 
 
-def joint(classify: object, dice: list[icepool.Die]) -> dict[object, Fraction]:
+def joint(classify: Callable[..., int], dice: list[icepool.Die[int]]) -> dict[int, Fraction]:
     """The chance of each value of ``classify(*rolls)`` over every joint roll of ``dice``."""
     outcomes = 1
     for die in dice:
         outcomes *= len(die)
         bounds.check(outcomes, bounds.MAX_JOINT_OUTCOMES, "joint rolls of dice rolled together")
-    die = _icepool().map(classify, *dice, star=False)  # type: ignore[arg-type]
-    return {o: die.probability(o) for o in die.outcomes()}
+    classes: icepool.Die[int] = _icepool().map(classify, *dice, star=False)
+    return {o: classes.probability(o) for o in classes.outcomes()}
 
 
-def d(sides: int) -> icepool.Die:
-    return _icepool().d(sides)
+def d(sides: int) -> icepool.Die[int]:
+    die: icepool.Die[int] = _icepool().d(sides)
+    return die
 
 
 @lru_cache(maxsize=DISTRIBUTIONS)

@@ -29,7 +29,7 @@ class Mechanic(Record):
 
     A kind is one subclass with a ``kind: Literal[...]`` field and its own fields; it checks
     itself against its rule set (``check``), computes a matchup's exact chances (``engine``)
-    and draws its rules-card tables (``card``). Listing the subclass in ``kinds.KINDS`` is all a
+    and draws its rules-card tables (``card``). Listing the subclass in ``kinds.AnyMechanic`` is all a
     new kind needs.
     """
 

@@ -100,6 +100,8 @@ def _save(m: BandedSave, band: Band, removed: Fraction = Fraction(1)) -> Tally:
         listed = [r for r in m.passes if face in r.faces] or [r for r in m.passes if not r.faces]
         if listed:
             named[listed[0].name] += Fraction(1, m.sides)
-    rows = [(r.name, named[r.name], r.kills, r.losses) for r in m.passes]
+    rows: list[tuple[str, Fraction, Fraction | int, int]] = [
+        (r.name, named[r.name], r.kills, r.losses) for r in m.passes
+    ]
     rows.append((m.fails.name, Fraction(save_on - 1, m.sides), m.fails.kills * removed, m.fails.losses))
     return tally(rows)

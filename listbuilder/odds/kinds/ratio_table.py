@@ -67,7 +67,7 @@ class RatioTable(Mechanic):
                 c.error(where, f"each number must be a total the roll can make (1 to {highest})")
         for j, mult in enumerate(self.multipliers):
             c.option((*path, "multipliers", j, "option"), mult.option, ("flag",))
-            if ratio(mult.factor) is None or ratio(mult.factor) <= 0:
+            if (factor := ratio(mult.factor)) is None or factor <= 0:
                 c.error(
                     (*path, "multipliers", j, "factor"), f"expected a factor such as 2 or '1/2', found '{mult.factor}'"
                 )
