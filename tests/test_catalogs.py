@@ -196,6 +196,25 @@ def test_a_user_faction_extends_a_shipped_rule_set(tmp_path, cli, write_list):
             "unknown key 'colour'",
         ),
         ("- just\n- a list\n", "must be a mapping"),
+        # a default of another kind than its stat's: refused where it is written, not met later as a crash
+        (
+            SIXTH.replace("  size: {label: Size, kind: number}", "  size: {label: Size, kind: number, default: [one]}"),
+            "line 13, column 46: stats.size.default: the default of a 'number' stat must be a whole number, found a "
+            "list",
+        ),
+        (
+            SIXTH.replace("kind: choice, choices:", "kind: choice, default: 3, choices:"),
+            "stats.arm.default: the default of a 'choice' stat must be one of its choices, by name, found the number 3",
+        ),
+        (
+            SIXTH.replace(
+                "  size: {label: Size, kind: number}",
+                "  size: {label: Size, kind: number}\n"
+                "      marks: {label: Marks, kind: choices, choices: [{name: Eagle}], required: false, default: 5}",
+            ),
+            "stats.marks.default: the default of a 'choices' stat must be a list of its choices, such as [], found "
+            "the number 5",
+        ),
     ],
 )
 def test_a_malformed_user_rule_set_gets_located_errors(tmp_path, cli, write_list, system_yaml, expected):

@@ -13,6 +13,14 @@ from types import SimpleNamespace
 from listbuilder.errors import ErrorDetail, did_you_mean
 from listbuilder.files.yamldoc import Document
 from listbuilder.rules.formats import SystemFile
+from listbuilder.rules.schema import describe_value
+
+# What a stat's default must be, by the stat's kind, and how a message says it.
+_DEFAULTS: dict[str, tuple[type, str]] = {
+    "number": (int, "a whole number"),
+    "choice": (str, "one of its choices, by name"),
+    "choices": (tuple, "a list of its choices, such as []"),
+}
 
 
 def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDetail]:
@@ -59,6 +67,11 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
             errors.append(doc.detail(("stats", key, "choices"), "a number stat has no choices"))
         if not stat.required and stat.default is None and stat.kind != "choices":
             errors.append(doc.detail(("stats", key), "an optional stat needs a default"))
+        wanted, words = _DEFAULTS[stat.kind]
+        if stat.default is not None and not isinstance(stat.default, wanted):
+            found = "a list" if isinstance(stat.default, tuple) else describe_value(stat.default)
+            message = f"the default of a '{stat.kind}' stat must be {words}, found {found}"
+            errors.append(doc.detail(("stats", key, "default"), message))
         if stat.item is not None and (stat.kind != "choices" or d.figures_stat is None):
             errors.append(
                 doc.detail(

@@ -72,6 +72,13 @@ class Stat(Record):
                 return c
         return None
 
+    def default_value(self) -> int | str | tuple[str, ...] | None:
+        """The value of a unit that leaves this stat out: its default, and for a 'choices' stat with
+        none, no choices (the rule set's check refuses a default of another kind than the stat's)."""
+        if self.kind == "choices":
+            return self.default if isinstance(self.default, tuple) else ()
+        return self.default
+
     def show(self, value: Any) -> str:
         """The value as printed, in the one statline grammar (``rules/statline``) the terminal and
         exports write: ``6"``, ``Soldier``, ``attacker + defender``, ``4x Rifle + 1x Repeater``."""

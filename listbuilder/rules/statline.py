@@ -34,7 +34,7 @@ _COUNT = re.compile(r"(\d{1,9})\s*[x×]\s+", re.IGNORECASE)  # '4x ' before an i
 
 
 def _default(stat: Stat) -> Any:
-    return tuple(stat.default or ()) if stat.kind == "choices" else stat.default
+    return stat.default_value()
 
 
 def _bare_ok(system: System, key: str, value: str) -> bool:

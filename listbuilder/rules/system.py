@@ -154,7 +154,7 @@ class System(Record):
                         doc.detail(path, f"the stat '{key}' ({stat.label}) is missing", f"add '{key}:' with {example}")
                     )
                 else:
-                    stats[key] = stat.default if stat.kind != "choices" else tuple(stat.default or ())
+                    stats[key] = stat.default_value()
                 continue
             value = data[key]
             if stat.kind == "number":

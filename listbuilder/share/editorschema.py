@@ -122,7 +122,7 @@ def stat_schema(system: System, key: str, stat: Stat) -> dict[str, Any]:
     if stat.kind == "number" and stat.suffix:
         plain += f" A whole number (in {stat.suffix!r})."
     if not stat.required:
-        shown = stat.show(stat.default if stat.kind != "choices" else tuple(stat.default or ()))
+        shown = stat.show(stat.default_value())
         plain += f" Optional; default {shown}."
         markdown += f"\n\nOptional; default: {_md(shown)}."
     if rules:
