@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -272,6 +272,8 @@ class _Walker:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        # PyYAML's composer builds mapping, sequence and scalar nodes only; its stubs type them as Node.
+        node = cast(yaml.ScalarNode, node)
         value = self.scalar(node)
         if node.tag in _NUMBER_TAGS and not node.style and not _PLAIN_NUMBER.fullmatch(node.value):
             raise self.fail(node, *_odd_number(node.value, value))

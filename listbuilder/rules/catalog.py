@@ -90,7 +90,6 @@ class Catalogs:
         pinned: Mapping[str, Sequence[Path]] | None = None,
         cache: bool = True,
     ) -> None:
-        self.roots = [shipped or shipped_root(), *extra_roots]
         self.cache = cache  # off for folders that live only for one command (a git revision)
         self.pinned = {k: list(v) for k, v in (pinned or {}).items()}
         # A folder named twice (in LISTBUILDER_CATALOGS and --catalogs, or spelt two ways, or the
@@ -260,8 +259,9 @@ class Catalogs:
         if text_errors:
             what = f"this variant of '{chain[-2]}'" if len(chain) > 1 else "this rule set file"
             raise doc.error(f"{what} has placeholders that name nothing", text_errors, CatalogError)
+        by_faction = {name: tuple(found) for name, found in factions.items()}
         return dataclasses.replace(
-            system, definition=filled, units=units, factions=factions, faction_summaries=summaries
+            system, definition=filled, units=units, factions=by_faction, faction_summaries=summaries
         )
 
     def _check_extends(self, definition: SystemFile, doc: Document, chain: list[str]) -> list[ErrorDetail]:
@@ -284,7 +284,7 @@ class Catalogs:
 
     @staticmethod
     def _read_history(
-        system: System, data: dict[str, Any], doc: Document, path: tuple[str | int, ...]
+        system: System, data: Mapping[str, Any], doc: Document, path: tuple[str | int, ...]
     ) -> tuple[tuple[UnitVersion, ...], list[ErrorDetail]]:
         """A unit's ``history``: its stats in older catalog revisions, so old lists can be warned."""
         raw = data.get("history", [])

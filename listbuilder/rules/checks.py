@@ -41,7 +41,7 @@ def check_system(d: SystemFile, doc: Document, folder_name: str) -> list[ErrorDe
             )
 
     def need_values(path: tuple[str | int, ...], key: str | None, values: Iterable[str]) -> None:
-        if key in stats:
+        if key is not None and key in stats:
             names = [c.name for c in stats[key].choices]
             for v in values:
                 if v not in names:

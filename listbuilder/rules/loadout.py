@@ -15,7 +15,7 @@ Nothing here knows which rule set, stat or item it serves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.errors import ErrorDetail, did_you_mean
@@ -76,7 +76,7 @@ BadChoice = Callable[[Document, tuple[str | int, ...], str, Any, list[str]], Err
 
 def read_items(
     stat: Stat,
-    items: list[Any],
+    items: Sequence[Any],
     figures_key: str | None,
     doc: Document,
     where: tuple[str | int, ...],
@@ -113,7 +113,7 @@ def read_items(
             errors.append(doc.detail(at, f"this item does not say which {stat.item} it is", hint))
             failed = True
         elif choice is None:
-            place = (*at, stat.item) if isinstance(item, dict) and stat.item in item else at
+            place = (*at, stat.item) if isinstance(item, dict) and stat.item is not None and stat.item in item else at
             errors.append(bad_choice(doc, place, stat.label, name, [c.name for c in stat.choices]))
             failed = True
         elif choice.name in names(chosen):
@@ -125,7 +125,8 @@ def read_items(
             found = "nothing" if figures is MISSING else describe_value(figures)
             message = f"the {count_key} carrying {choice.name} must be a whole number of at least 1, found {found}"
             hint = f"write {{{stat.item}: {choice.name}, {count_key}: 1}}"
-            errors.append(doc.detail((*at, count_key) if figures is not MISSING else at, message, hint))
+            place = (*at, count_key) if figures is not MISSING and count_key is not None else at
+            errors.append(doc.detail(place, message, hint))
             failed = True
         else:
             chosen.append(Carried(name=choice.name, figures=figures))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # pydantic-core is imported where it is used, not here: a run that finds its rule sets in the
 # catalog cache (catalog.py) validates nothing but the list, and skips its import (~18 ms).
 
-T = TypeVar("T")
+T = TypeVar("T", bound=Hashable)  # a file format: a frozen record (its validator is cached by class)
 
 TYPE_NAMES = {
     "int": "a whole number",
@@ -81,8 +81,8 @@ def schema_for(tp: Any) -> cs.CoreSchema:
     if origin is Literal:
         return cs.literal_schema(list(get_args(tp)))
     if origin is tuple:
-        args = get_args(tp)
-        return cs.tuple_schema([schema_for(args[0])], variadic_item_index=0, strict=False)
+        item = get_args(tp)[0]
+        return cs.tuple_schema([schema_for(item)], variadic_item_index=0, strict=False)
     if origin in (dict, Mapping, typing.Mapping) or tp is dict:
         key, value = get_args(tp) or (str, Any)
         return cs.no_info_after_validator_function(
@@ -105,7 +105,7 @@ def schema_for(tp: Any) -> cs.CoreSchema:
         else:
             inner = cs.union_schema([schema_for(a) for a in args], mode="left_to_right")
         return cs.nullable_schema(inner) if type(None) in get_args(tp) else inner
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass_schema(tp)
     raise TypeError(f"no schema for {tp!r}")  # pragma: no cover - a programming error
 

@@ -125,7 +125,7 @@ class System(Record):
         return self.units.get(unit_key(name))
 
     def read_unit(
-        self, data: dict[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
+        self, data: Mapping[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
     ) -> tuple[Unit | None, list[ErrorDetail]]:
         """Check one unit's stats (from a catalog or a custom list entry) for type and spelling.
 
@@ -186,7 +186,7 @@ class System(Record):
                 if chosen is not None:
                     stats[key] = chosen
                     figures_key = self.definition.figures_stat
-                    if stat.item and figures_key in stats_def:
+                    if stat.item and figures_key is not None and figures_key in stats_def:
                         label = stats_def[figures_key].label
                         errors += check_counts(
                             name, stat.label.lower(), chosen, data.get(figures_key), label, doc, where

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean, dotted
+from listbuilder.errors import Action, CatalogError, ErrorDetail, Location, did_you_mean, dotted
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.schema import describe_value
 
@@ -60,7 +60,9 @@ class LayeredDocument(Document):
         self.origin = origin
         self.base = base
 
-    def detail(self, path: Location, message: str, hint: str | None = None, key: bool = False) -> ErrorDetail:
+    def detail(
+        self, path: Location, message: str, hint: str | None = None, key: bool = False, action: Action | None = None
+    ) -> ErrorDetail:
         """Locate a problem with the merged data in the variant's file."""
         path = self._untagged(tuple(path))
         for cut in range(len(path), -1, -1):
@@ -69,17 +71,17 @@ class LayeredDocument(Document):
                 continue
             written, whole = found
             if whole or cut == len(path):
-                return Document.detail(self, (*written, *path[cut:]), message, hint, key)
+                return Document.detail(self, (*written, *path[cut:]), message, hint, key, action)
             # The value at fault is kept from the base: point at what the variant changed around it.
             kept = f"kept from '{self.base}' at {self._named(path)}"
-            return Document.detail(self, written or (EXTENDS,), f"{message} ({kept})", hint, key=True)
-        return Document.detail(self, path, message, hint, key)
+            return Document.detail(self, written or (EXTENDS,), f"{message} ({kept})", hint, True, action)
+        return Document.detail(self, path, message, hint, key, action)
 
     def _named(self, path: Location) -> str:
         """``constraints[max-rare].of``: a path into the merged data, naming list items by their id."""
         node, out = self.data, ""
         for part in path:
-            item = node[part] if isinstance(node, list) and isinstance(part, int) and part < len(node) else None
+            item: Any = node[part] if isinstance(node, list) and isinstance(part, int) and part < len(node) else None
             key = next((k for k in ITEM_KEYS if isinstance(item, dict) and k in item), None)
             out += f"[{item[key]}]" if key else (f"[{part}]" if isinstance(part, int) else f".{part}" if out else part)
             node = item if item is not None else node.get(part) if isinstance(node, dict) else None
@@ -92,12 +94,13 @@ class LayeredDocument(Document):
             if isinstance(node, dict) and part not in node and part == node.get("kind"):
                 continue
             out.append(part)
-            if (isinstance(node, dict) and part in node) or (
-                isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-            ):
+            if isinstance(node, dict) and part in node:
                 node = node[part]
-            else:
-                return (*out, *path[i + 1 :])
+                continue
+            if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                node = node[part]
+                continue
+            return (*out, *path[i + 1 :])
         return tuple(out)
 
 
@@ -135,16 +138,16 @@ def merge(
         key = keyed_by(base, over)
         if key is not None:
             origin[path] = (written, False)
-            out = list(base)
+            items = list(base)
             index = {item[key]: i for i, item in enumerate(base)}
             for j, item in enumerate(over):
                 if item[key] in index:
                     i = index[item[key]]
-                    out[i] = merge(base[i], item, (*path, i), (*written, j), origin)
+                    items[i] = merge(base[i], item, (*path, i), (*written, j), origin)
                 else:
-                    out.append(item)
-                    origin[(*path, len(out) - 1)] = ((*written, j), True)
-            return out
+                    items.append(item)
+                    origin[(*path, len(items) - 1)] = ((*written, j), True)
+            return items
     origin[path] = (written, True)
     return over
 
