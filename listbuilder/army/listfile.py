@@ -71,8 +71,8 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
         if exc.file is not None:  # the rule set itself is broken: report that file
             raise
         hint = did_you_mean(system_id, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
-        unknown = doc.detail(("system",), f"unknown rule set '{system_id}'", hint)
-        raise doc.error("this list cannot be read", [unknown, OWN_RULE_SET]) from None
+        no_such = doc.detail(("system",), f"unknown rule set '{system_id}'", hint)
+        raise doc.error("this list cannot be read", [no_such, OWN_RULE_SET]) from None
 
     limit_key = system.size_unit
     allowed = names(TOP_KEYS, limit_key)

@@ -18,10 +18,10 @@ since an answer the solver has not proven best is not given.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from listbuilder.army.constraints import per_copy
-from listbuilder.doctor.slots import Slot
+from listbuilder.doctor.slots import Option, Slot
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import Linear
@@ -128,7 +128,7 @@ class Program:
 
     # --- what the doctor builds on top ---------------------------------------------------------
 
-    def _sum(self, each) -> Linear:  # type: ignore[no-untyped-def]
+    def _sum(self, each: Callable[[Slot, Option], int]) -> Linear:
         terms: dict[int, int] = {}
         for slot, variables in zip(self.slots, self.copies, strict=True):
             for option, var in zip(slot.options, variables, strict=True):
@@ -214,7 +214,7 @@ class Program:
         from highspy import _core as hs
 
         h = hs._Highs()
-        for name, value in (
+        for name, setting in (
             ("presolve", "on" if presolve else "off"),
             ("output_flag", False),
             ("mip_rel_gap", 0.0),
@@ -223,7 +223,7 @@ class Program:
             ("random_seed", 0),
             ("time_limit", float(seconds)),
         ):
-            h.setOptionValue(name, value)
+            h.setOptionValue(name, setting)
         n = len(self.low)
         cost = np.zeros(n)
         for k, a in objective.terms.items():
@@ -236,7 +236,11 @@ class Program:
             n, np.arange(n, dtype=np.int32), np.full(n, int(hs.HighsVarType.kInteger), dtype=np.uint8)
         )
         inf = hs.kHighsInf
-        lows, highs, starts, index, value = [], [], [], [], []
+        lows: list[float] = []
+        highs: list[float] = []
+        starts: list[int] = []  # where each row's terms begin in index and value
+        index: list[int] = []
+        value: list[int] = []
         for expr, low, high in self.rows:
             if not expr.terms:
                 if (low is not None and low > 0) or (high is not None and high < 0):

@@ -156,9 +156,9 @@ def repairs(system: System, unit: Unit) -> tuple[Option, ...]:
     proposals: dict[str, list[Any]] = {}
     for rule in rules:
         if rule.unit_problems(system, unit, size):
-            for key, values in rule.nearest(system, unit, size).items():
+            for key, nearest in rule.nearest(system, unit, size).items():
                 proposals.setdefault(key, [])
-                proposals[key] += [v for v in values if v not in proposals[key]]
+                proposals[key] += [v for v in nearest if v not in proposals[key]]
     for key, values in proposals.items():
         fine = [v for v in values if _stat_ok(system, unit, key, v, rules)]
         if not fine and isinstance(unit.stats.get(key), int):

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Literal
 
 from listbuilder.army.report import Report, build_report
 from listbuilder.doctor import program
-from listbuilder.doctor.answers import Change, DoctorAnswer, StatlineFix, Step, Suggestion
+from listbuilder.doctor.answers import Change, DoctorAnswer, StatlineFix, Status, Step, Suggestion
 from listbuilder.doctor.program import Program
 from listbuilder.doctor.slots import Option, Slot, catalog_slots, leader_matters, list_slots
 from listbuilder.errors import Action
@@ -169,7 +170,7 @@ def fill_slots(army: ArmyList, system: System, faction: str | None = None) -> li
     faction's for a list with none); with ``faction``, that faction's units only."""
     slots = list_slots(army, system)
     if faction is not None:
-        pool = system.factions.get(faction, [])
+        pool: Sequence[Unit] = system.factions.get(faction, ())
         slots = [s if not s.custom and s.faction == faction else _frozen(s) for s in slots]
     else:
         pool = _faction_units(system, army, everything=True)
@@ -197,7 +198,7 @@ class _Question:
         system: System,
         report: Report,
         slots: list[Slot],
-        mode: str,
+        mode: Literal["fix", "fill"],
         target: int | None,
         basis: str = "",
         deadline: program.Deadline | None = None,
@@ -452,11 +453,11 @@ class _Question:
         )
 
     def answer(
-        self, status: str, found: Sequence[Suggestion] = (), why: str = "", statlines: tuple[StatlineFix, ...] = ()
+        self, status: Status, found: Sequence[Suggestion] = (), why: str = "", statlines: tuple[StatlineFix, ...] = ()
     ) -> DoctorAnswer:
         return DoctorAnswer(
-            command=self.mode,  # type: ignore[arg-type]
-            status=status,  # type: ignore[arg-type]
+            command=self.mode,
+            status=status,
             report=self.report,
             suggestions=tuple(found),
             statlines=statlines,
