@@ -14,6 +14,7 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from listbuilder.record import Record, record
 
@@ -34,6 +35,7 @@ EXIT_CODES = {
 }
 
 Location = tuple[str | int, ...]
+_Word = TypeVar("_Word", bound=str)  # a word ``choose`` takes: text, or a Literal's values
 
 
 def dotted(path: Location) -> str:
@@ -117,18 +119,19 @@ def shown(path: object) -> str:
     return text.replace("/", os.sep) if os.sep != "/" else text
 
 
-def choose(what: str, value: str, options: Sequence[str], option: str | None = None) -> str:
+def choose(what: str, value: str, options: Sequence[_Word], option: str | None = None) -> _Word:
     """``value`` (in any case) if it is one of ``options``, else an ``InputError`` naming them all.
 
     ``option`` is the command-line option that takes the value, if there is one: the hint then
     reads ``use --paper a4 or --paper letter``."""
     found = value.strip().lower()
-    if found not in options:
-        spelled = [f"{option} {o}" for o in options] if option else [f"'{o}'" for o in options]
-        use = "use " + (", ".join(spelled[:-1]) + " or " + spelled[-1] if len(spelled) > 1 else spelled[0])
-        close = did_you_mean(value, options)
-        raise InputError(f"unknown {what} '{value}'", details=[ErrorDetail(message=use, hint=close)])
-    return found
+    for known in options:
+        if known == found:
+            return known  # the option itself, so of the options' own type (a Literal's values)
+    spelled = [f"{option} {o}" for o in options] if option else [f"'{o}'" for o in options]
+    use = "use " + (", ".join(spelled[:-1]) + " or " + spelled[-1] if len(spelled) > 1 else spelled[0])
+    close = did_you_mean(value, options)
+    raise InputError(f"unknown {what} '{value}'", details=[ErrorDetail(message=use, hint=close)])
 
 
 @record

@@ -69,9 +69,9 @@ def render_book(
     from listbuilder.printing.output import book_bytes
 
     fmt = choose("document format", format, DOCUMENT_FORMATS)
-    paper = choose("paper size", paper, PAPERS)
+    paper_size = choose("paper size", paper, PAPERS)
     listing = catalog_units(catalogs, system_id, faction)
-    data = book_bytes(listing.system, listing.faction, fmt=fmt, paper=paper, templates=templates)  # type: ignore[arg-type]
+    data = book_bytes(listing.system, listing.faction, fmt=fmt, paper=paper_size, templates=templates)
     return Rendered(data=data, format=fmt)
 
 

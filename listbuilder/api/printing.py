@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
@@ -14,7 +14,10 @@ from listbuilder.files.writing import check_target, write_output
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 
-PAPERS = ("a4", "letter")
+if TYPE_CHECKING:
+    from listbuilder.printing.html import Paper
+
+PAPERS: tuple[Paper, ...] = ("a4", "letter")
 ONLY = ("roster", "reference")
 DOCUMENT_FORMATS = ("pdf", "html")
 

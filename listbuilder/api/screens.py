@@ -70,7 +70,7 @@ def page_stylesheet(paper: str = "a4", templates: Path | None = None) -> str:
     # start-up: Jinja loads only for a page or a print
     from listbuilder.printing.html import stylesheet
 
-    return stylesheet(choose("paper size", paper, ("a4", "letter")), templates)  # type: ignore[arg-type]
+    return stylesheet(choose("paper size", paper, ("a4", "letter")), templates)
 
 
 def font_files() -> tuple[Path, ...]:

@@ -245,9 +245,9 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
         elif not custom:
             unit = system.find_unit(unit_name.strip())
             if unit is None:
-                hint = did_you_mean(unit_name, [u.name for u in system.units.values()])
+                close = did_you_mean(unit_name, [u.name for u in system.units.values()])
                 message = f"no unit '{unit_name}' in the {system.id} catalogs"
-                details.append(ErrorDetail(message=message, path=(*path, "unit"), hint=hint))
+                details.append(ErrorDetail(message=message, path=(*path, "unit"), hint=close))
             else:
                 units.append(catalog_entry(unit, count, leaders))
         else:
