@@ -11,7 +11,7 @@ import asyncio
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote, urlencode
 
 from starlette.requests import Request
@@ -136,7 +136,11 @@ def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
     return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
 
 
-async def blocking(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+async def blocking(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """Run a library call that reads or writes files off the event loop.
 
     On asyncio's own thread pool: Starlette's ``run_in_threadpool`` would load anyio's asyncio
