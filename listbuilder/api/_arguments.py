@@ -17,11 +17,12 @@ import functools
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import PurePath
-from typing import Any, TypeVar, Union, get_args, get_origin
+from typing import Any, ParamSpec, TypeVar, Union, get_args, get_origin
 
 from listbuilder.errors import ErrorDetail, InputError
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 Check = Callable[[Any], bool]
 
 _WORDS = {str: "text (str)", int: "a whole number (int)", bool: "true or false (bool)", bytes: "bytes"}
@@ -100,12 +101,12 @@ def _plan(func: Callable[..., Any]) -> tuple[tuple[str, ...], dict[str, tuple[Ch
     return names[: code.co_argcount], checks
 
 
-def checked(func: F) -> F:
+def checked(func: Callable[P, R]) -> Callable[P, R]:
     """``func`` with the type of each argument it is given checked against its annotation."""
     plan: list[tuple[tuple[str, ...], dict[str, tuple[Check, str]]]] = []
 
     @functools.wraps(func)
-    def action(*args: Any, **kwargs: Any) -> Any:
+    def action(*args: P.args, **kwargs: P.kwargs) -> R:
         if not plan:
             plan.append(_plan(func))
         positional, checks = plan[0]
@@ -118,4 +119,4 @@ def checked(func: F) -> F:
                 )
         return func(*args, **kwargs)
 
-    return action  # type: ignore[return-value]
+    return action

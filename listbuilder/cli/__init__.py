@@ -52,7 +52,7 @@ class _LazyGroup(TyperGroup):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.commands = _Commands()  # type: ignore[assignment]
+        self.commands = _Commands()  # type: ignore[assignment]  # read only: typer never calls add_command here
 
 
 app = typer.Typer(

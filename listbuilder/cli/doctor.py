@@ -21,14 +21,17 @@ WriteOption = Annotated[
 ]
 
 
-def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path | None, books: object) -> None:
+def _finish(
+    file: Path, answer: "api.DoctorAnswer", as_json: bool, apply: bool, output: Path | None, books: "api.Catalogs"
+) -> None:
+    # (the annotations are quoted: evaluated, they would load the doctor's records with this module)
 
-    suggestions = answer.suggestions  # type: ignore[attr-defined]
+    suggestions = answer.suggestions
     result = None
     if (apply or output is not None) and suggestions:
-        result = api.apply_suggestion(file, books, suggestions[0], output)  # type: ignore[arg-type]
+        result = api.apply_suggestion(file, books, suggestions[0], output)
     if as_json:
-        data = answer.as_json()  # type: ignore[attr-defined]
+        data = answer.as_json()
         if apply or output is not None:  # say what was written, and where
             written = output if output is not None else file
             data["applied"] = (
@@ -36,12 +39,12 @@ def _finish(file: Path, answer: object, as_json: bool, apply: bool, output: Path
             )
         say(to_json(data))
     else:
-        say(views.doctor(answer))  # type: ignore[arg-type]  # answer: the DoctorAnswer the API gave
+        say(views.doctor(answer))
         if result is not None and output is not None:
             say(f"wrote {output}: suggestion 1 carried out")
         elif result is not None:
             say(views.edited(result, "suggestion 1 carried out"))
-    raise typer.Exit(EXIT_OK if answer.ok else EXIT_RULES_BROKEN)  # type: ignore[attr-defined]
+    raise typer.Exit(EXIT_OK if answer.ok else EXIT_RULES_BROKEN)
 
 
 def _one_target(apply: bool, output: Path | None) -> None:

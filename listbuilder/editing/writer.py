@@ -16,11 +16,11 @@ from listbuilder.rules.loadout import as_data
 from listbuilder.rules.system import System
 
 
-class Flow(list):  # type: ignore[type-arg]
+class Flow(list[Any]):
     """A list written in flow style, ``[Rifle, Repeater]``, as the examples write choices."""
 
 
-class FlowMap(dict):  # type: ignore[type-arg]
+class FlowMap(dict[Any, Any]):
     """A mapping written in flow style, ``{weapon: Rifle, figures: 4}``, as the examples write loadouts."""
 
 

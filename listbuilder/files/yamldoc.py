@@ -22,7 +22,7 @@ from listbuilder.files.reading import MAX_FILE_BYTES, read_text
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]  # the C loader's pure-Python twin
 
 MAX_DEPTH = 32
 # A text can nest deeper than MAX_DEPTH only through more flow brackets than that, or a line whose

@@ -108,9 +108,9 @@ def judge(game_id: str, gf: GameFile, board: Board) -> Game:
     set_aside += tuple(
         f"{marker} on {p}"
         for p, marks in stored.markers.items()
-        if changed and board.piece(p) is not None
+        if changed and (held := board.piece(p)) is not None
         for marker in marks
-        if board.piece(p).control(marker) is None  # type: ignore[union-attr]
+        if held.control(marker) is None
     )
     changes = roster_changes(gf.roster, board.roster) if changed else ()
     if changed and not changes:

@@ -27,7 +27,7 @@ class LockedFetcher(URLFetcher):
 
     def __init__(self) -> None:
         # WeasyPrint has no annotations, and mypy's untyped_calls_exclude (pyproject) misses super() calls:
-        super().__init__(allowed_protocols=["data", "file"], allow_redirects=False, timeout=1)  # type: ignore[no-untyped-call]
+        super().__init__(allowed_protocols=["data", "file"], allow_redirects=False, timeout=1)  # type: ignore[no-untyped-call]  # (above)
         self.allowed_files = {path.resolve().as_uri() for path in font_files()}
         self.refused: list[str] = []
 

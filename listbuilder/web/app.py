@@ -34,7 +34,7 @@ SWITCH_SECONDS = 0.0005  # how often the interpreter lock changes hands in a ser
 def warm_up(app: Guard) -> None:
     """Do now what the first page would: read the folder's lists (loading their rule sets), import
     Jinja and compile the pages' templates. ``serve`` runs it in a thread while it starts listening."""
-    site: Site = app.app.state.site  # type: ignore[attr-defined]
+    site: Site = app.app.state.site  # type: ignore[attr-defined]  # app.app: create_app's Starlette app
     try:
         api.folder_lists(site.folder, site.catalogs)
         api.prepare_pages(PAGES, site.templates)

@@ -139,8 +139,7 @@ def pool_side(system: System, m: OpposedPools, side: str, unit: Unit, v: Values)
             count += change.per * (int(steps) - change.start)
             if change.floor is not None:
                 count = max(count, min(base, change.floor))
-    # check() lets through exactly one of success_on and success_from, so success_from is given here:
-    need = m.success_on if m.success_on is not None else int(read(system, unit, m.success_from))  # type: ignore[arg-type]
+    need = m.success_on if m.success_on is not None else int(read(system, unit, m.success_from))  # type: ignore[arg-type]  # check(): one of the two is given
     for override in m.success_overrides:
         if override.side in (side, "both") and holds(override.when, override.unless, v):
             need = override.value
