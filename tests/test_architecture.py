@@ -650,17 +650,11 @@ def test_the_documented_map_names_every_package():
     assert packages - {"__init__"} == set(MAY_IMPORT) - {""} == named & (set(MAY_IMPORT) | packages)
 
 
-# Modules whose imports inside functions the editing package is rewriting (issue 18, edit).
-LAZY_PENDING = {"api/editing.py", "api/folder.py", "share/folder.py"}
-
-
 def _unexplained_lazy_imports(root: Path = ROOT) -> list[str]:
     """Every import inside a function without a reason beside it: a comment on its line, on the
     line above it, or on the first of the imports it is grouped with (blank lines between)."""
     wrong = []
     for path in sorted((root / "listbuilder").rglob("*.py")):
-        if path.relative_to(root / "listbuilder").as_posix() in LAZY_PENDING:
-            continue
         lines = path.read_text(encoding="utf-8").split("\n")
         for node in ast.walk(ast.parse("\n".join(lines))):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

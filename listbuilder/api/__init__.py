@@ -30,9 +30,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.authoring import reprice as reprice
     from listbuilder.api.authoring import reprice_usage as reprice_usage
     from listbuilder.api.builder import Changed as Changed
-    from listbuilder.api.builder import EntryRow as EntryRow
-    from listbuilder.api.builder import ListState as ListState
-    from listbuilder.api.builder import ListSummary as ListSummary
     from listbuilder.api.builder import UnitChoice as UnitChoice
     from listbuilder.api.builder import unit_choices as unit_choices
     from listbuilder.api.catalogs import CatalogListing as CatalogListing
@@ -147,6 +144,9 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.editing.changes import SetLeaders as SetLeaders
     from listbuilder.editing.changes import Undo as Undo
     from listbuilder.editing.plan import EditResult as EditResult
+    from listbuilder.editing.state import EntryRow as EntryRow
+    from listbuilder.editing.state import ListState as ListState
+    from listbuilder.editing.state import ListSummary as ListSummary
     from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
     from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
     from listbuilder.odds.api import Outcome as Outcome
@@ -167,7 +167,7 @@ _FROM = {
     "listbuilder.api.catalogs": (
         "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs systems"
     ),
-    "listbuilder.api.builder": "Changed EntryRow ListState ListSummary UnitChoice unit_choices",
+    "listbuilder.api.builder": "Changed UnitChoice unit_choices",
     "listbuilder.api.doctor": "apply_suggestion fill_list fill_text fix_list fix_text",
     "listbuilder.api.editing": "apply_change apply_to_text create_list limit_option list_file_name new_list_text",
     "listbuilder.api.folder": (
@@ -206,6 +206,8 @@ _FROM = {
     ),
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
     "listbuilder.editing.plan": "EditResult",
+    # A list of a builder's folder as the builder shows it, and its line on the lists page.
+    "listbuilder.editing.state": "EntryRow ListState ListSummary",
     "listbuilder.collector": "few_collections",
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}

@@ -1,7 +1,6 @@
-"""What a builder shows of a folder's lists: each list's state, entry by entry, and the units to add.
-
-Records, and the catalog's units as a builder offers them; the actions on a folder (changes,
-undo, new, deleted lists) and the states they give are ``api.folder``.
+"""What a builder shows besides a list's state (``editing.state``): the outcome of a change, and
+the catalog's units as a builder offers them to add. The actions on a folder (changes, undo, new,
+deleted lists) are ``api.folder``.
 """
 
 from __future__ import annotations
@@ -9,94 +8,11 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from listbuilder.army.constraints import Problem
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import stats_line
-from listbuilder.army.report import Report
+from listbuilder.editing.state import ListState
 from listbuilder.record import Record, record
 from listbuilder.rules.system import System
-
-
-@record
-class EntryRow(Record):
-    """One entry of a list as a builder shows it: what it is, what it costs, what it breaks."""
-
-    index: int
-    name: str
-    count: int
-    leader: bool  # every model of the entry is a leader
-    custom: bool
-    stats: str
-    each: int
-    cost: int
-    problems: tuple[Problem, ...]
-    leaders: int = 0  # how many of its ``count`` models are leaders
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "unit": self.name,
-            "count": self.count,
-            "leader": self.leader,
-            "leaders": self.leaders,
-            "custom": self.custom,
-            "stats": self.stats,
-            "each": self.each,
-            "cost": self.cost,
-            "problems": [p.as_json() for p in self.problems],
-        }
-
-
-@record
-class ListState(Record):
-    """One list of a folder: its file, version, report, verdict in words, entries and undo depth."""
-
-    file: str
-    version: str
-    text: str
-    report: Report
-    headline: str
-    total_text: str
-    rows: tuple[EntryRow, ...]
-    undo: int
-    redo: int
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            **self.report.as_json(),
-            "file": self.file,
-            "version": self.version,
-            "headline": self.headline,
-            "entries": [r.as_json() for r in self.rows],
-            "undo": self.undo,
-            "redo": self.redo,
-        }
-
-
-@record
-class ListSummary(Record):
-    """A list file of a folder, for the lists page: its verdict, or the error that stops it loading."""
-
-    file: str
-    version: str
-    system: str | None = None
-    name: str | None = None
-    total_text: str = ""
-    legal: bool | None = None
-    headline: str = ""
-    error: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "version": self.version,
-            "system": self.system,
-            "name": self.name,
-            "total": self.total_text,
-            "legal": self.legal,
-            "headline": self.headline,
-            "error": self.error,
-        }
 
 
 @record

@@ -4,24 +4,23 @@ out on a list file in place, or on a list's text."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from listbuilder import editing
 from listbuilder.api.printing import write_file
+from listbuilder.editing import Change, EditResult
+from listbuilder.editing.newlist import new_list
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.rules.catalog import FACTIONS_DIR, Catalogs
 from listbuilder.rules.system import System
-
-if TYPE_CHECKING:
-    from listbuilder.editing import Change, EditResult
+from listbuilder.share.editorschema import list_schema, schema_text
 
 
 def new_list_text(
     catalogs: Catalogs, system_id: str, name: str | None = None, limit: int | None = None, file_name: str | None = None
 ) -> str:
     """The text of a new, empty list (with its editor-schema line and a header of commands)."""
-    from listbuilder.editing.newlist import new_list
-
     system = catalogs.get(system_id)
     # A rule set (or faction) of one's own is read only with its catalog folder named again.
     own = [root for root in catalogs.roots[1:] if any(root in f.parents for f in system.files)]
@@ -31,8 +30,6 @@ def new_list_text(
 def list_file_name(system: System, name: str | None) -> Path:
     """The file name a new list gets from its name, in any script: ``zombie-family.yaml``,
     ``ゾンビ家族.yaml``; an ``InputError`` asking for ``-o`` when the name has no letters or digits."""
-    import unicodedata
-
     words = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", name or f"new {system.definition.force}").casefold())
     stem = ""
     for word in words:  # at most about 60 characters, cut between words
@@ -70,8 +67,6 @@ def create_list(
 
     ``measure`` says what ``limit`` counts (``points`` or ``figures``), as the user wrote it; a
     measure the rule set does not use is refused, not written under the other name."""
-    from listbuilder.share.editorschema import list_schema, schema_text
-
     system = catalogs.get(system_id)
     if measure is not None and limit is not None and measure != system.size_unit:
         raise InputError(
@@ -113,13 +108,9 @@ def apply_change(path: Path, catalogs: Catalogs, change: Change) -> EditResult:
     """Carry out ``change`` (``AddUnit``, ``RemoveUnit``, ``SetField``...) on a list file, in place,
     under its edit lock, keeping every other byte; ``ConflictError`` (exit code 2) if another
     program changed the file meanwhile."""
-    from listbuilder.editing import apply_change as apply
-
-    return apply(path, catalogs, change)
+    return editing.apply_change(path, catalogs, change)
 
 
 def apply_to_text(text: str, catalogs: Catalogs, change: Change, *, source: Path = Path("<list>")) -> EditResult:
     """``apply_change`` on a list's text (``source`` names it in messages); nothing is written."""
-    from listbuilder.editing import apply_to_text as apply
-
-    return apply(text, catalogs, change, source=source)
+    return editing.apply_to_text(text, catalogs, change, source=source)

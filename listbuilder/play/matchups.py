@@ -6,12 +6,19 @@ The figures are ``listbuilder odds``' own: the same matchup function, the same s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
+from listbuilder.editing.state import folder_summaries
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board
+from listbuilder.play.boards import list_board
 from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs
+
+# An opponent for odds: its file, its name, and (index, unit name) of each entry.
+Opponent = tuple[str, str, tuple[tuple[int, str], ...]]
 
 
 @record
@@ -26,6 +33,21 @@ class SituationOption(Record):
     minimum: int | None
     maximum: int | None
     source: str
+
+
+def opponents(folder: Path, board: Board, catalogs: Catalogs) -> tuple[Opponent, ...]:
+    """The lists of ``folder`` of ``board``'s rule set that can be read, with their entries."""
+    found = []
+    for summary in folder_summaries(folder, catalogs):
+        if summary.system != board.system or summary.error:
+            continue
+        try:
+            other = list_board(folder, summary.file, catalogs)
+        except InputError:
+            continue
+        units = tuple((line.entry.index, line.entry.unit.name) for line in other.report.lines)
+        found.append((summary.file, summary.name or summary.file, units))
+    return tuple(found)
 
 
 def situation_options(board: Board) -> tuple[SituationOption, ...]:
