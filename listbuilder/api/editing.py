@@ -14,7 +14,6 @@ from listbuilder.editing.newlist import new_list
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.rules.catalog import FACTIONS_DIR, Catalogs
 from listbuilder.rules.system import System
-from listbuilder.share.editorschema import list_schema, schema_text
 
 
 def new_list_text(
@@ -67,6 +66,10 @@ def create_list(
 
     ``measure`` says what ``limit`` counts (``points`` or ``figures``), as the user wrote it; a
     measure the rule set does not use is refused, not written under the other name."""
+    # start-up: the editor schema (the share package) loads only for a new list, not for add,
+    # remove or set, which load this module too (docs/architecture.md: what each command loads)
+    from listbuilder.share.editorschema import list_schema, schema_text
+
     system = catalogs.get(system_id)
     if measure is not None and limit is not None and measure != system.size_unit:
         raise InputError(

@@ -12,9 +12,10 @@ from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.files.reading import read_text
 from listbuilder.rules.catalog import Catalogs
+from listbuilder.share.diff import ListDiff, describe, diff_reports
+from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
 
 if TYPE_CHECKING:
-    from listbuilder.share.diff import ListDiff
     from listbuilder.share.exchange import Imported
 
 EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
@@ -22,16 +23,14 @@ EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
 
 def editor_schema(catalogs: Catalogs, system_id: str | None = None) -> str:
     """The JSON Schema of list files (of one rule set, or of all), as text for editors."""
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
-
     return schema_text(list_schema(catalogs.get(system_id)) if system_id else all_lists_schema(catalogs))
 
 
 def export_list(report: Report, format: str = "text", *, embed: bool = False) -> str:
     """A list as ``text`` or ``markdown`` (for a chat or a forum), ``json`` (for programs), or
     ``yaml`` (a clean list file; ``embed`` writes every catalog unit out in full)."""
-    # start-up: loads only with the actions that use it
+    # start-up: the exchange formats load the editing package (and hashlib): only an export or an
+    # import needs them, never diff or schema
     from listbuilder.share import exchange
 
     fmt = choose("format", format, EXPORT_FORMATS)
@@ -55,7 +54,7 @@ def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>")) ->
 
 def import_noted(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> Imported:
     """``import_list``, with a note for each cost the text wrote that these catalogs do not give."""
-    # start-up: loads only with the actions that use it
+    # start-up: as in export_list
     from listbuilder.share.exchange import import_with_notes
 
     return import_with_notes(text, source, catalogs)
@@ -68,9 +67,6 @@ def import_file(path: Path, catalogs: Catalogs) -> Imported:
 
 def diff_lists(old: Report, new: Report) -> ListDiff:
     """What changed from ``old`` to ``new``, in game terms."""
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.diff import diff_reports
-
     return diff_reports(old, new)
 
 
@@ -96,9 +92,6 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
 
     A side that does not exist (an added or deleted file) or is not a list falls back to a
     plain unified diff, so git always shows something."""
-
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.diff import describe
 
     if len(args) < 7:
         raise InputError(

@@ -52,8 +52,9 @@ def opponents(folder: Path, board: Board, catalogs: Catalogs) -> tuple[Opponent,
 
 def situation_options(board: Board) -> tuple[SituationOption, ...]:
     """The options of the rule set's main matchup mechanic (cover, charging, stunned...)."""
-    from listbuilder.odds.api import mechanic_of  # odds (icepool) loads only when odds are asked for
-    from listbuilder.odds.parts import option_values  # the same
+    # start-up: the odds package loads only when odds are asked for, never for a tap (api.play imports this module)
+    from listbuilder.odds.api import mechanic_of
+    from listbuilder.odds.parts import option_values
 
     system = board.report.system
     try:
@@ -78,8 +79,9 @@ def situation_options(board: Board) -> tuple[SituationOption, ...]:
 def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situation: Sequence[str]) -> Any:
     """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
     ``OPTION=VALUE`` words, as ``listbuilder odds`` takes them."""
-    from listbuilder.odds.api import matchup  # odds (icepool) loads only when odds are asked for
-    from listbuilder.odds.ask import read_situation  # the same
+    # start-up: as in situation_options
+    from listbuilder.odds.api import matchup
+    from listbuilder.odds.ask import read_situation
 
     piece = board.piece(piece_key)
     if piece is None:
