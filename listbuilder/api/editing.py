@@ -3,16 +3,14 @@ out on a list file in place, or on a list's text."""
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from pathlib import Path
 
 from listbuilder import editing
 from listbuilder.api.printing import write_file
 from listbuilder.editing import Change, EditResult
-from listbuilder.editing.newlist import new_list
-from listbuilder.errors import Action, ErrorDetail, InputError
-from listbuilder.rules.catalog import FACTIONS_DIR, Catalogs
+from listbuilder.editing.newlist import file_name_for, new_list, new_list_target
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.system import System
 
 
@@ -29,18 +27,7 @@ def new_list_text(
 def list_file_name(system: System, name: str | None) -> Path:
     """The file name a new list gets from its name, in any script: ``zombie-family.yaml``,
     ``ゾンビ家族.yaml``; an ``InputError`` asking for ``-o`` when the name has no letters or digits."""
-    words = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", name or f"new {system.definition.force}").casefold())
-    stem = ""
-    for word in words:  # at most about 60 characters, cut between words
-        if stem and len(stem) + 1 + len(word) > 60:
-            break
-        stem = f"{stem}-{word}" if stem else word[:60]
-    if not stem:
-        raise InputError(
-            f"cannot make a file name from the name '{name}'",
-            details=[ErrorDetail(message="choose the file's name yourself", action=Action(kind="output"))],
-        )
-    return Path(f"{stem}.yaml")
+    return file_name_for(system, name)
 
 
 def limit_option(points: int | None, figures: int | None) -> tuple[int | None, str | None]:
@@ -71,32 +58,7 @@ def create_list(
     from listbuilder.share.editorschema import list_schema, schema_text
 
     system = catalogs.get(system_id)
-    if measure is not None and limit is not None and measure != system.size_unit:
-        raise InputError(
-            f"{system.id} counts a force in {system.size_unit}, not {measure}",
-            details=[ErrorDetail(message=f"give the limit in {system.size_unit}: {limit} {system.size_unit}")],
-        )
-    target = output or list_file_name(system, name)
-    if target.parent.name == FACTIONS_DIR:  # catalogs read every .yaml there as a faction
-        raise InputError(
-            f"a list cannot go in a {FACTIONS_DIR}/ folder",
-            file=target,
-            details=[
-                ErrorDetail(
-                    message=f"the catalogs read every file in a {FACTIONS_DIR}/ folder as a faction of units, "
-                    "so a list there would break them",
-                    hint="put the list beside the catalogs, not inside them",
-                )
-            ],
-        )
-    if target.exists():
-        raise InputError(
-            "refusing to overwrite an existing file",
-            file=target,
-            details=[
-                ErrorDetail(message="choose another file, or edit the list that is there", action=Action(kind="output"))
-            ],
-        )
+    target = new_list_target(system, output, name, limit, measure)
     text = new_list_text(catalogs, system_id, name, limit, file_name=target.name)
     write_file(target, text.encode("utf-8"), catalogs=catalogs, overwrite=False)
     written = [target]

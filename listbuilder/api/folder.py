@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder import editing
-from listbuilder.api.builder import Changed
 from listbuilder.api.doctor import fill_list, fix_list
 from listbuilder.api.editing import create_list
 from listbuilder.api.printing import write_file
@@ -24,9 +23,24 @@ from listbuilder.editing import folder as lists
 from listbuilder.editing.state import ListState, ListSummary, folder_summaries, read_state, state_of
 from listbuilder.errors import choose
 from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
 ASKS: tuple[str, ...] = ("fix", "fill")
+
+
+@record
+class Changed(Record):
+    """The outcome of a change made to a list of a folder: what was done, and the list after it."""
+
+    done: str
+    changed: bool
+    state: ListState | None  # None when the caller did not ask for it (a page that redirects)
+    entry: int | None = None  # the entry the change made or changed, if it is still there
+
+    def as_json(self) -> dict[str, Any]:
+        shown = self.state.as_json() if self.state is not None else None
+        return {"done": self.done, "changed": self.changed, "entry": self.entry, "list": shown}
 
 
 def list_file(folder: Path, name: str) -> Path:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,8 +11,9 @@ from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.files.reading import read_text
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.share.diff import ListDiff, describe, diff_reports
+from listbuilder.share.diff import ListDiff, describe, diff_reports, diff_versions
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
+from listbuilder.share.gitdriver import driver_output
 
 if TYPE_CHECKING:
     from listbuilder.share.exchange import Imported
@@ -72,19 +72,7 @@ def diff_lists(old: Report, new: Report) -> ListDiff:
 
 def diff_files(old: Path, new: Path, catalogs: Catalogs) -> ListDiff:
     """``diff_lists`` of two list files; lists of two rule sets are refused (their measures differ)."""
-    before, after = check_list(old, catalogs), check_list(new, catalogs)
-    if before.system.id != after.system.id:
-        raise InputError(
-            f"the lists are for different rule sets: {before.system.id} and {after.system.id}",
-            file=new,
-            details=[
-                ErrorDetail(
-                    message=f"diff compares two versions of one list; {before.system.id} counts "
-                    f"{before.system.size_unit} and {after.system.id} counts {after.system.size_unit}"
-                )
-            ],
-        )
-    return diff_lists(before, after)
+    return diff_versions(check_list(old, catalogs), check_list(new, catalogs), new)
 
 
 def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
@@ -92,33 +80,4 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
 
     A side that does not exist (an added or deleted file) or is not a list falls back to a
     plain unified diff, so git always shows something."""
-
-    if len(args) < 7:
-        raise InputError(
-            "git passes seven arguments to a diff driver",
-            details=[ErrorDetail(message=f"got {len(args)}", hint="set it up as the README says")],
-        )
-    path, old, new = args[0], Path(args[1]), Path(args[4])
-    header = f"listbuilder diff a/{path} b/{path}"
-    for side in (old, new):  # never read a FIFO (it would hang) or a missing file (git passes real ones)
-        if str(side) != "/dev/null" and not side.is_file():
-            what = "does not exist" if not side.exists() else "is not a regular file"
-            return f"{header} (not compared: {side} {what})"
-    if str(old) != "/dev/null" and str(new) != "/dev/null":
-        try:
-            return f"{header}\n{describe(diff_files(old, new, catalogs))}"
-        except InputError as exc:
-            note = f"(not compared as lists: {exc.summary})"
-    else:
-        note = "(new file)" if str(old) == "/dev/null" else "(deleted file)"
-
-    def lines(p: Path) -> list[str]:
-        if str(p) == "/dev/null":
-            return []
-        try:
-            return p.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-        except OSError as exc:
-            return [f"(cannot read {p}: {exc.strerror or exc})\n"]
-
-    plain = difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}")
-    return f"{header} {note}\n" + "".join(plain).rstrip("\n")
+    return driver_output(args, lambda old, new: describe(diff_files(old, new, catalogs)))

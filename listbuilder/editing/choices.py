@@ -1,7 +1,5 @@
-"""What a builder shows besides a list's state (``editing.state``): the outcome of a change, and
-the catalog's units as a builder offers them to add. The actions on a folder (changes, undo, new,
-deleted lists) are ``api.folder``.
-"""
+"""The catalog's units as a builder offers them to add: each worded once per loaded rule set (its
+stats in words, its cost), and found by the words of a search."""
 
 from __future__ import annotations
 
@@ -10,23 +8,8 @@ from typing import Any
 
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import stats_line
-from listbuilder.editing.state import ListState
 from listbuilder.record import Record, record
 from listbuilder.rules.system import System
-
-
-@record
-class Changed(Record):
-    """The outcome of a change made to a list of a folder: what was done, and the list after it."""
-
-    done: str
-    changed: bool
-    state: ListState | None  # None when the caller did not ask for it (a page that redirects)
-    entry: int | None = None  # the entry the change made or changed, if it is still there
-
-    def as_json(self) -> dict[str, Any]:
-        shown = self.state.as_json() if self.state is not None else None
-        return {"done": self.done, "changed": self.changed, "entry": self.entry, "list": shown}
 
 
 @record
