@@ -194,10 +194,6 @@ def test_no_library_module_imports_a_front_end():
 
 
 MAX_LINES = 400  # a module past it holds two concepts (STYLE.md: "one module per concept")
-# Modules still past the bound while their owners split them (issue 18: api/folder.py by the
-# editing package, share/textformat.py by the text import work, doctor/solve.py); a name leaves
-# this set when its module shrinks, and the test fails while a listed module is already short.
-OVER_THE_BOUND = {"share/textformat.py", "doctor/solve.py"}
 
 
 def test_no_module_is_past_four_hundred_lines():
@@ -205,9 +201,8 @@ def test_no_module_is_past_four_hundred_lines():
         path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
         for path in _modules(PACKAGE)
     }
-    long = {name for name, n in lines.items() if n > MAX_LINES}
-    assert long <= OVER_THE_BOUND, {name: lines[name] for name in sorted(long - OVER_THE_BOUND)}
-    assert long >= OVER_THE_BOUND, f"now short enough, take it off OVER_THE_BOUND: {sorted(OVER_THE_BOUND - long)}"
+    long = {name: n for name, n in sorted(lines.items()) if n > MAX_LINES}
+    assert not long, f"split each along a seam, one concept per module: {long}"
 
 
 def test_few_modules_stay_at_the_top_of_the_package():
@@ -655,17 +650,11 @@ def test_the_documented_map_names_every_package():
     assert packages - {"__init__"} == set(MAY_IMPORT) - {""} == named & (set(MAY_IMPORT) | packages)
 
 
-# Modules whose imports inside functions the editing package is rewriting (issue 18, edit).
-LAZY_PENDING = {"api/editing.py", "api/folder.py", "share/folder.py"}
-
-
 def _unexplained_lazy_imports(root: Path = ROOT) -> list[str]:
     """Every import inside a function without a reason beside it: a comment on its line, on the
     line above it, or on the first of the imports it is grouped with (blank lines between)."""
     wrong = []
     for path in sorted((root / "listbuilder").rglob("*.py")):
-        if path.relative_to(root / "listbuilder").as_posix() in LAZY_PENDING:
-            continue
         lines = path.read_text(encoding="utf-8").split("\n")
         for node in ast.walk(ast.parse("\n".join(lines))):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

@@ -19,6 +19,7 @@ NOT_FOR_VALIDATE = {
     "listbuilder.printing", "listbuilder.odds.api", "listbuilder.odds.dice",
     "listbuilder.editing",
     "listbuilder.share.editorschema", "listbuilder.share.exchange", "listbuilder.share.textformat",
+    "listbuilder.share.textreader",
     "highspy", "numpy", "listbuilder.doctor", "listbuilder.share.qr",
     "listbuilder.web", "starlette", "uvicorn", "python_multipart", "multipart", "segno", "anyio", "h11",
     # OpenSSL's hashes cost 2 ms of every start (fractions would too, but pydantic-core, which a

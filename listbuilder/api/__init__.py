@@ -29,12 +29,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.authoring import render_book_file as render_book_file
     from listbuilder.api.authoring import reprice as reprice
     from listbuilder.api.authoring import reprice_usage as reprice_usage
-    from listbuilder.api.builder import Changed as Changed
-    from listbuilder.api.builder import EntryRow as EntryRow
-    from listbuilder.api.builder import ListState as ListState
-    from listbuilder.api.builder import ListSummary as ListSummary
-    from listbuilder.api.builder import UnitChoice as UnitChoice
-    from listbuilder.api.builder import unit_choices as unit_choices
     from listbuilder.api.catalogs import CatalogListing as CatalogListing
     from listbuilder.api.catalogs import CatalogUnit as CatalogUnit
     from listbuilder.api.catalogs import catalog_units as catalog_units
@@ -54,6 +48,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.editing import list_file_name as list_file_name
     from listbuilder.api.editing import new_list_text as new_list_text
     from listbuilder.api.folder import ASKS as ASKS
+    from listbuilder.api.folder import Changed as Changed
     from listbuilder.api.folder import ask_doctor as ask_doctor
     from listbuilder.api.folder import change_list as change_list
     from listbuilder.api.folder import delete_list as delete_list
@@ -146,7 +141,12 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.editing.changes import SetLeader as SetLeader
     from listbuilder.editing.changes import SetLeaders as SetLeaders
     from listbuilder.editing.changes import Undo as Undo
+    from listbuilder.editing.choices import UnitChoice as UnitChoice
+    from listbuilder.editing.choices import unit_choices as unit_choices
     from listbuilder.editing.plan import EditResult as EditResult
+    from listbuilder.editing.state import EntryRow as EntryRow
+    from listbuilder.editing.state import ListState as ListState
+    from listbuilder.editing.state import ListSummary as ListSummary
     from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
     from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
     from listbuilder.odds.api import Outcome as Outcome
@@ -167,11 +167,10 @@ _FROM = {
     "listbuilder.api.catalogs": (
         "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs systems"
     ),
-    "listbuilder.api.builder": "Changed EntryRow ListState ListSummary UnitChoice unit_choices",
     "listbuilder.api.doctor": "apply_suggestion fill_list fill_text fix_list fix_text",
     "listbuilder.api.editing": "apply_change apply_to_text create_list limit_option list_file_name new_list_text",
     "listbuilder.api.folder": (
-        "ASKS ask_doctor change_list delete_list deleted_lists duplicate_list folder_lists import_folder_list "
+        "ASKS Changed ask_doctor change_list delete_list deleted_lists duplicate_list folder_lists import_folder_list "
         "list_file list_state new_folder_list restore_list tidy_folder"
     ),
     "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
@@ -206,6 +205,10 @@ _FROM = {
     ),
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
     "listbuilder.editing.plan": "EditResult",
+    # A list of a builder's folder as the builder shows it, and its line on the lists page.
+    "listbuilder.editing.state": "EntryRow ListState ListSummary",
+    # The catalog's units as a builder offers them to add.
+    "listbuilder.editing.choices": "UnitChoice unit_choices",
     "listbuilder.collector": "few_collections",
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}

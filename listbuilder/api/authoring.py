@@ -8,6 +8,8 @@ from pathlib import Path
 
 from listbuilder.api.catalogs import catalog_units
 from listbuilder.api.printing import DOCUMENT_FORMATS, PAPERS, Rendered, Written, document_format, write_file
+from listbuilder.authoring import catalogtests
+from listbuilder.authoring import reprice as repricing
 from listbuilder.authoring.catalogtests import CaseResult, CatalogCheck
 from listbuilder.authoring.reprice import ListChange, Repricing, UnitPrice, Verdict
 from listbuilder.errors import ErrorDetail, InputError, choose
@@ -20,10 +22,7 @@ def check_catalog(folder: Path, dirs: Sequence[Path] | None = None) -> CatalogCh
 
     A folder that cannot be loaded raises its located ``CatalogError``; a failing test is a
     result, not an error (``CatalogCheck.ok`` says whether all passed)."""
-    # start-up: loads only for the authors' commands
-    from listbuilder.authoring.catalogtests import check_catalog as run
-
-    return run(folder, user_roots(dirs))
+    return catalogtests.check_catalog(folder, user_roots(dirs))
 
 
 def reprice(
@@ -38,10 +37,7 @@ def reprice(
     git revision of it), sorted by change, and each list's total and verdict before and after.
 
     ``lists`` are list files, or folders whose lists of this rule set are all judged."""
-    # start-up: loads only for the authors' commands
-    from listbuilder.authoring.reprice import reprice as run
-
-    return run(old, new, rev=rev, lists=lists, extra_roots=user_roots(dirs))
+    return repricing.reprice(old, new, rev=rev, lists=lists, extra_roots=user_roots(dirs))
 
 
 def reprice_usage() -> InputError:
@@ -65,7 +61,7 @@ def render_book(
     rules derive from them, grouped as the rule set's groups say, the card's core tables at the back.
 
     ``faction`` is matched in any case; an unknown one is an ``InputError`` with a did-you-mean."""
-    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
+    # start-up: the print stack (Jinja; WeasyPrint for a PDF) loads only to print, not for check-catalog or reprice
     from listbuilder.printing.output import book_bytes
 
     fmt = choose("document format", format, DOCUMENT_FORMATS)

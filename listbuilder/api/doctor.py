@@ -3,7 +3,8 @@
 Both return a ``DoctorAnswer`` (up to three suggestions, best first, each costed and judged
 by the validator); nothing is written until ``apply_suggestion`` (or the change
 ``ApplySuggestion``) carries one out through the same edit path as ``add`` and ``remove``,
-keeping every other byte of the file. The solver (HiGHS) is imported only when a question is actually solved.
+keeping every other byte of the file. The solver (HiGHS) is imported only when a question is actually
+solved (``doctor/program.py``).
 """
 
 from __future__ import annotations
@@ -12,26 +13,19 @@ import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from listbuilder.api.catalogs import faction_named
+from listbuilder.api.printing import write_file
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
+from listbuilder.doctor import DoctorAnswer, Suggestion, fill, fix
+from listbuilder.doctor.program import TooLarge
+from listbuilder.editing import ApplySuggestion, EditResult, apply_change
+from listbuilder.editing.history import version_of
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
-
-if TYPE_CHECKING:
-    from listbuilder.doctor import DoctorAnswer, Suggestion
-    from listbuilder.editing import EditResult
-
-
-def _basis(text: str) -> str:
-    # start-up: hashlib and the editing package load only with the doctor's questions
-    from listbuilder.editing.history import version_of
-
-    return version_of(text)
 
 
 def _read(path: Path | None, text: str | None, source: Path, catalogs: Catalogs) -> tuple[ArmyList, System, str]:
@@ -39,7 +33,7 @@ def _read(path: Path | None, text: str | None, source: Path, catalogs: Catalogs)
         load_yaml(path, "list file") if path is not None else parse_yaml((text or "").removeprefix("\ufeff"), source)
     )
     army, system = parse_list(doc, catalogs)
-    return army, system, _basis(doc.text)
+    return army, system, version_of(doc.text)
 
 
 def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
@@ -47,9 +41,6 @@ def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
 
     Status 'nothing to fix' for a legal list; 'no legal list' (with ``why``) when no list of the
     units within reach obeys the rules; else 'fixed' with the suggestions."""
-    # start-up: the solver loads only for fix and fill
-    from listbuilder.doctor import fix
-
     started = time.monotonic()  # the time bound covers reading the list too
     army, system, basis = _read(path, None, path, catalogs)
     with _located(path):
@@ -58,9 +49,6 @@ def fix_list(path: Path, catalogs: Catalogs) -> DoctorAnswer:
 
 def fix_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> DoctorAnswer:
     """``fix_list`` of a list given as text; ``source`` names it in messages."""
-    # start-up: the solver loads only for fix and fill
-    from listbuilder.doctor import fix
-
     started = time.monotonic()
     army, system, basis = _read(None, text, source, catalogs)
     with _located(source):
@@ -89,9 +77,6 @@ def fill_text(
 def _fill(
     army: ArmyList, system: System, basis: str, to: object, faction: str | None, where: Path, started: float
 ) -> DoctorAnswer:
-    # start-up: the solver loads only for fix and fill
-    from listbuilder.doctor import fill
-
     unit = system.size_unit
     if to is not None and (isinstance(to, bool) or not isinstance(to, int) or to < 1):
         raise InputError(
@@ -130,9 +115,6 @@ def _fill(
 @contextlib.contextmanager
 def _located(where: Path) -> Iterator[None]:
     """A list too large to answer exactly is an error about that list's file."""
-    # start-up: the solver loads only for fix and fill
-    from listbuilder.doctor.program import TooLarge
-
     try:
         yield
     except TooLarge as exc:
@@ -142,10 +124,6 @@ def _located(where: Path) -> Iterator[None]:
 def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, output: Path | None = None) -> EditResult:
     """Carry out ``suggestion`` on the list file at ``path``, in place, keeping every other byte;
     or, with ``output``, write the edited list there and leave ``path`` as it is."""
-    # start-up: the print actions' module loads only to write a file
-    from listbuilder.api.printing import write_file
-    from listbuilder.editing import ApplySuggestion, apply_change
-
     result = apply_change(path, catalogs, ApplySuggestion(suggestion=suggestion), write=output is None)
     if output is not None:
         write_file(output, result.text.encode("utf-8"), inputs=[path], catalogs=catalogs)

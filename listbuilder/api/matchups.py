@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.odds.api import Outcome
+from listbuilder.odds.ask import list_matrix, matrix_cells, one_matchup, read_situation
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
-
-if TYPE_CHECKING:
-    from listbuilder.odds.api import Outcome
 
 
 def odds(
@@ -26,17 +25,11 @@ def odds(
 ) -> Outcome:
     """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``),
     the situation ``OPTION=VALUE`` words of the rule set's mechanic."""
-    # start-up: the odds stack loads only for odds
-    from listbuilder.odds.ask import one_matchup
-
     return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation)
 
 
 def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic: str | None = None) -> Matchups:
     """Every unit of list ``a`` attacking every unit of list ``b``, with kills per 100 points."""
-    # start-up: the odds stack loads only for odds
-    from listbuilder.odds.ask import list_matrix, read_situation
-
     if a.system.id != b.system.id:
         raise InputError(
             f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
@@ -56,9 +49,6 @@ class Matchups(Record):
     columns: tuple[Unit, ...]
 
     def as_json(self) -> dict[str, Any]:
-        # start-up: the odds stack loads only for odds
-        from listbuilder.odds.ask import matrix_cells
-
         grid = self.grid
         cells = matrix_cells(grid, self.columns)
         return {

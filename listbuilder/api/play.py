@@ -12,19 +12,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.army.listfile import parse_list
-from listbuilder.army.report import build_report
-from listbuilder.editing.folder import list_path
-from listbuilder.editing.history import version_of
-from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.files.reading import read_text
-from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.play import games
-from listbuilder.play.board import Board, Piece, board_of
+from listbuilder.play.board import Board, Piece
+from listbuilder.play.boards import list_board
 from listbuilder.play.games import GameSummary
-from listbuilder.play.matchups import SituationOption
+from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options
 from listbuilder.play.rolls import die_face as face
-from listbuilder.play.rolls import result, words
+from listbuilder.play.rolls import done, result, words
 from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark, tap_of
 from listbuilder.play.trust import Game
 from listbuilder.record import Record, record
@@ -76,30 +70,13 @@ class OddsChoices(Record):
     """What an odds question can name: the lists of the same rule set (file, name, units) and the
     situation options."""
 
-    opponents: tuple[tuple[str, str, tuple[tuple[int, str], ...]], ...]
+    opponents: tuple[Opponent, ...]
     options: tuple[SituationOption, ...]
 
 
 def play_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
     """The board of the list ``name`` of ``folder``: its pieces and their markers, as it is now."""
-    path = list_path(folder, name)
-    text = read_text(path, "list file")
-    version = version_of(text)
-    key = (str(path), version, id(catalogs))
-    held = _BOARDS.get(key)
-    if held is not None and held[0] is catalogs:
-        return held[1]
-    army, system = parse_list(parse_yaml(text, path), catalogs)
-    board = board_of(build_report(army, system), path.name, version)
-    if len(_BOARDS) >= 64:
-        _BOARDS.pop(next(iter(_BOARDS)))
-    _BOARDS[key] = (catalogs, board)
-    return board
-
-
-# Boards by list file, version and catalogs: every tap reads the list to see whether it changed
-# (its version), and builds its board again only when it did. A board is immutable.
-_BOARDS: dict[tuple[str, str, int], tuple[Catalogs, Board]] = {}
+    return list_board(folder, name, catalogs)
 
 
 def games_of(folder: Path, name: str) -> tuple[GameSummary, ...]:
@@ -113,12 +90,7 @@ def load_game(
     """One game of a list (``None``: its latest), judged against the list as it is now
     (``board``: the list's board, when the caller has just read it)."""
     board = board or play_board(folder, name, catalogs)
-    if game is None:
-        ids = games.game_ids(folder, name)
-        if not ids:
-            raise InputError(f"{name} has no game yet", details=[ErrorDetail(message="start one")])
-        game = ids[-1]
-    return games.load(folder, board, game)
+    return games.load(folder, board, games.latest(folder, name) if game is None else game)
 
 
 def start_game(folder: Path, name: str, catalogs: Catalogs) -> Game:
@@ -130,12 +102,7 @@ def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -
     """Apply one tap to a game of a list and write it: the game after it, and what was done."""
     board = play_board(folder, name, catalogs)
     after, line = games.act(folder, board, game, tap)
-    if isinstance(tap, Start):
-        return Played(game=after, done=f"Game {after.id} started")
-    said = tap_words(board, line) if line is not None else "nothing"
-    if isinstance(tap, UndoTap):
-        return Played(game=after, done=f"Undone: {said}")
-    return Played(game=after, done=said)
+    return Played(game=after, done=done(board, tap, after.id, line))
 
 
 def read_tap(fields: Mapping[str, Sequence[str]]) -> Tap:
@@ -161,21 +128,8 @@ def die_face(n: int) -> str:
 def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | None = None) -> OddsChoices:
     """The lists of ``folder`` of the same rule set as ``name`` (an opponent for odds), with their
     entries, and the rule set's situation options."""
-    from listbuilder.api.folder import folder_lists  # the folder's lists only when odds are asked for
-    from listbuilder.play.matchups import situation_options  # odds (icepool): never for a tap
-
     board = board or play_board(folder, name, catalogs)
-    opponents = []
-    for summary in folder_lists(folder, catalogs):
-        if summary.system != board.system or summary.error:
-            continue
-        try:
-            other = play_board(folder, summary.file, catalogs)
-        except InputError:
-            continue
-        units = tuple((line.entry.index, line.entry.unit.name) for line in other.report.lines)
-        opponents.append((summary.file, summary.name or summary.file, units))
-    return OddsChoices(opponents=tuple(opponents), options=situation_options(board))
+    return OddsChoices(opponents=opponents(folder, board, catalogs), options=situation_options(board))
 
 
 def game_odds(
@@ -183,8 +137,6 @@ def game_odds(
 ) -> Any:
     """The exact odds (``listbuilder odds``' figures) of a piece of the list attacking entry
     ``target`` of the list ``opponent`` of the same folder; ``situation`` is OPTION=VALUE words."""
-    from listbuilder.play.matchups import piece_odds  # odds (icepool): never for a tap
-
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)
     return piece_odds(board, piece, other.report, target, situation)

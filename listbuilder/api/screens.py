@@ -1,7 +1,8 @@
 """What a screen shows beside the lists: pages in the print environment, QR codes, odds grids as page data.
 
 A page is rendered by the same Jinja environment, filters and escaping as a printed roster, so a
-user's template folder overrides a page's templates as it overrides print's.
+user's template folder overrides a page's templates as it overrides print's. Only the web builder
+uses these actions, and each of its pages needs Jinja: the print environment is imported at the top.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ListbuilderError, choose
+from listbuilder.printing.html import environment, render_template, stylesheet
+from listbuilder.printing.html import font_files as files
+from listbuilder.printing.pages import card
 from listbuilder.rules.catalog import System
 
 
 def qr_svg(text: str, title: str = "") -> str:
     """A QR code of ``text`` as an SVG element (for an opponent to scan a list from a screen or paper)."""
-    # start-up: the QR encoder loads only for a QR code
+    # start-up: the QR encoder (segno) loads only for a QR code, not for every page
     from listbuilder.share.qr import svg
 
     return svg(text, title)
@@ -25,9 +29,6 @@ def qr_svg(text: str, title: str = "") -> str:
 
 def card_page(system: System) -> Any:
     """A rule set's rules card as page data (what the ``_card.html`` template shows)."""
-    # start-up: the print stack loads only for a page or a print
-    from listbuilder.printing.pages import card
-
     return card(system)
 
 
@@ -37,7 +38,7 @@ def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:
     the rule set has no odds."""
     if a.system.id != b.system.id or not a.lines or not b.lines:
         return None
-    # start-up: the odds stack loads only for odds
+    # start-up: the odds package loads only for a page that shows odds, not for every page
     from listbuilder.odds.ask import matrix_view
 
     try:
@@ -49,17 +50,11 @@ def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:
 def render_page(name: str, context: Mapping[str, Any], templates: Path | None = None) -> str:
     """Render template ``name`` (say ``web/list.html``) in the same Jinja environment, filters and
     escaping as printed rosters; a user's template folder overrides the built-in templates."""
-    # start-up: Jinja loads only for a page or a print
-    from listbuilder.printing.html import render_template
-
     return render_template(name, dict(context), templates)
 
 
 def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
     """Compile the templates ``names`` now (a server does it while it starts, not on its first page)."""
-    # start-up: Jinja loads only for a page or a print
-    from listbuilder.printing.html import environment
-
     env = environment(templates)
     for name in names:
         env.get_template(name)
@@ -67,15 +62,9 @@ def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
 
 def page_stylesheet(paper: str = "a4", templates: Path | None = None) -> str:
     """The print stylesheet, for a page that shows a printed sheet (a rules card) on screen."""
-    # start-up: Jinja loads only for a page or a print
-    from listbuilder.printing.html import stylesheet
-
     return stylesheet(choose("paper size", paper, ("a4", "letter")), templates)
 
 
 def font_files() -> tuple[Path, ...]:
     """The font files the printed sheets use, for a page to show them in the same type."""
-    # start-up: Jinja loads only for a page or a print
-    from listbuilder.printing.html import font_files as files
-
     return tuple(files())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,9 +11,11 @@ from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.files.reading import read_text
 from listbuilder.rules.catalog import Catalogs
+from listbuilder.share.diff import ListDiff, describe, diff_reports, diff_versions
+from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
+from listbuilder.share.gitdriver import driver_output
 
 if TYPE_CHECKING:
-    from listbuilder.share.diff import ListDiff
     from listbuilder.share.exchange import Imported
 
 EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
@@ -22,16 +23,14 @@ EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
 
 def editor_schema(catalogs: Catalogs, system_id: str | None = None) -> str:
     """The JSON Schema of list files (of one rule set, or of all), as text for editors."""
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
-
     return schema_text(list_schema(catalogs.get(system_id)) if system_id else all_lists_schema(catalogs))
 
 
 def export_list(report: Report, format: str = "text", *, embed: bool = False) -> str:
     """A list as ``text`` or ``markdown`` (for a chat or a forum), ``json`` (for programs), or
     ``yaml`` (a clean list file; ``embed`` writes every catalog unit out in full)."""
-    # start-up: loads only with the actions that use it
+    # start-up: the exchange formats load the editing package (and hashlib): only an export or an
+    # import needs them, never diff or schema
     from listbuilder.share import exchange
 
     fmt = choose("format", format, EXPORT_FORMATS)
@@ -55,7 +54,7 @@ def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>")) ->
 
 def import_noted(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> Imported:
     """``import_list``, with a note for each cost the text wrote that these catalogs do not give."""
-    # start-up: loads only with the actions that use it
+    # start-up: as in export_list
     from listbuilder.share.exchange import import_with_notes
 
     return import_with_notes(text, source, catalogs)
@@ -68,27 +67,12 @@ def import_file(path: Path, catalogs: Catalogs) -> Imported:
 
 def diff_lists(old: Report, new: Report) -> ListDiff:
     """What changed from ``old`` to ``new``, in game terms."""
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.diff import diff_reports
-
     return diff_reports(old, new)
 
 
 def diff_files(old: Path, new: Path, catalogs: Catalogs) -> ListDiff:
     """``diff_lists`` of two list files; lists of two rule sets are refused (their measures differ)."""
-    before, after = check_list(old, catalogs), check_list(new, catalogs)
-    if before.system.id != after.system.id:
-        raise InputError(
-            f"the lists are for different rule sets: {before.system.id} and {after.system.id}",
-            file=new,
-            details=[
-                ErrorDetail(
-                    message=f"diff compares two versions of one list; {before.system.id} counts "
-                    f"{before.system.size_unit} and {after.system.id} counts {after.system.size_unit}"
-                )
-            ],
-        )
-    return diff_lists(before, after)
+    return diff_versions(check_list(old, catalogs), check_list(new, catalogs), new)
 
 
 def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
@@ -96,36 +80,4 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
 
     A side that does not exist (an added or deleted file) or is not a list falls back to a
     plain unified diff, so git always shows something."""
-
-    # start-up: loads only with the actions that use it
-    from listbuilder.share.diff import describe
-
-    if len(args) < 7:
-        raise InputError(
-            "git passes seven arguments to a diff driver",
-            details=[ErrorDetail(message=f"got {len(args)}", hint="set it up as the README says")],
-        )
-    path, old, new = args[0], Path(args[1]), Path(args[4])
-    header = f"listbuilder diff a/{path} b/{path}"
-    for side in (old, new):  # never read a FIFO (it would hang) or a missing file (git passes real ones)
-        if str(side) != "/dev/null" and not side.is_file():
-            what = "does not exist" if not side.exists() else "is not a regular file"
-            return f"{header} (not compared: {side} {what})"
-    if str(old) != "/dev/null" and str(new) != "/dev/null":
-        try:
-            return f"{header}\n{describe(diff_files(old, new, catalogs))}"
-        except InputError as exc:
-            note = f"(not compared as lists: {exc.summary})"
-    else:
-        note = "(new file)" if str(old) == "/dev/null" else "(deleted file)"
-
-    def lines(p: Path) -> list[str]:
-        if str(p) == "/dev/null":
-            return []
-        try:
-            return p.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-        except OSError as exc:
-            return [f"(cannot read {p}: {exc.strerror or exc})\n"]
-
-    plain = difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}")
-    return f"{header} {note}\n" + "".join(plain).rstrip("\n")
+    return driver_output(args, lambda old, new: describe(diff_files(old, new, catalogs)))

@@ -29,7 +29,7 @@ from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs
 from listbuilder.rules.forcerules import StatRange, UnitSize
 from listbuilder.rules.formats import Unit
-from listbuilder.rules.reference import REFERENCE_FILE
+from listbuilder.rules.reference import REFERENCE_FILE, load_reference
 from listbuilder.rules.schema import describe_value
 from listbuilder.rules.system import System
 from listbuilder.rules.variant import scan_extends
@@ -121,9 +121,9 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
 
     A folder that cannot be loaded raises its located ``CatalogError``; a test list that cannot
     be read is a failed test."""
-    # start-up: the odds stack loads only to check a rule set's odds
+    # start-up: the odds package loads only to check a catalog, not for reprice or book (which
+    # import this module too)
     from listbuilder.odds.load import load_odds
-    from listbuilder.rules.reference import load_reference
 
     books = catalogs_for(folder, extra_roots)
     system = books.get(named(folder).name)

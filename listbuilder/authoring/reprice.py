@@ -15,6 +15,8 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
+from listbuilder.authoring.catalogtests import catalogs_for
+from listbuilder.authoring.gitrev import check_revision, folder_at
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
@@ -102,9 +104,6 @@ def _rule_set_folder(folder: Path, what: str) -> Path:
 
 
 def _load(folder: Path, extra_roots: Sequence[Path], cache: bool = True) -> System:
-    # start-up: the catalog tests load only when a version is read
-    from listbuilder.authoring.catalogtests import catalogs_for
-
     return catalogs_for(folder, extra_roots, cache).get(folder.name)
 
 
@@ -117,9 +116,6 @@ def reprice(
     extra_roots: Sequence[Path] = (),
 ) -> Repricing:
     """Compare two versions of a rule set: ``old`` and ``new`` folders, or ``old`` at ``rev`` and as it is now."""
-    # start-up: git is asked only for --rev
-    from listbuilder.authoring.gitrev import check_revision, folder_at
-
     if (new is None) == (rev is None):
         raise InputError(
             "reprice compares two versions of a rule set",

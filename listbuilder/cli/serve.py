@@ -1,5 +1,6 @@
 """The command that serves a folder of lists to a browser: serve."""
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -32,7 +33,6 @@ def serve(
     # start-up: the server's modules (uvicorn, Starlette, the web builder) load only to serve,
     # not when --help builds every command
     import socket
-    import sys
     import threading
     import webbrowser
 

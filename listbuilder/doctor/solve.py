@@ -26,13 +26,14 @@ from typing import Literal
 
 from listbuilder.army.report import Report, build_report
 from listbuilder.doctor import program
-from listbuilder.doctor.answers import Change, DoctorAnswer, StatlineFix, Status, Step, Suggestion
+from listbuilder.doctor.answers import DoctorAnswer, StatlineFix, Status, Suggestion
 from listbuilder.doctor.program import Program
-from listbuilder.doctor.slots import Option, Slot, catalog_slots, leader_matters, list_slots
+from listbuilder.doctor.slots import Slot, catalog_slots, leader_matters, list_slots
+from listbuilder.doctor.solution import change, suggestion
 from listbuilder.errors import Action
-from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import ForceRule, Limit, Linear, NotEncodable
-from listbuilder.rules.formats import ArmyList, Entry, Unit
+from listbuilder.rules.formats import ArmyList, Unit
+from listbuilder.rules.system import System
 
 SUGGESTIONS = 3
 EMPTY_ID = "no-models"  # army/advice.py: a list with no entry is not a force yet
@@ -56,7 +57,7 @@ def fix(army: ArmyList, system: System, basis: str = "", started: float | None =
         StatlineFix(
             entry=", ".join(f"units[{i}] {slot.name}" for i in slot.entries),
             place=", ".join(f"#{i + 1} {slot.name}" for i in slot.entries),
-            options=tuple(question.change(slot, option, 0) for option in slot.options[1:]),
+            options=tuple(change(question, slot, option, 0) for option in slot.options[1:]),
         )
         for slot in slots
         if len(slot.options) > 1
@@ -104,59 +105,6 @@ def fill(
         why = f"nothing that can be added fits in the {left:,} {system.measure.of(left)} left and keeps the list legal"
         return question.answer("nothing to add", why=why)
     return question.answer("filled", found)
-
-
-def plan_entries(entries: Sequence[Entry], total: int, leaders: int | None) -> dict[int, tuple[int, int]]:
-    """How the entries of one slot carry its new ``total`` copies, ``leaders`` of them leaders:
-    each entry's index, count and leaders.
-
-    Copies go from the last entry first and are added to the first; a copy whose mark changes
-    stays in its entry, marked anew. With ``leaders`` unknown (no rule that must hold counts
-    them) an entry of leaders only stays so, and the others keep the leaders they have.
-    """
-    if not entries:
-        return {}
-    lead = [e.leaders for e in entries]
-    plain = [e.count - e.leaders for e in entries]
-    if leaders is None:
-        counts = _spread([e.count for e in entries], total)
-        return {
-            e.index: (n, n if e.leaders == e.count else min(e.leaders, n)) for e, n in zip(entries, counts, strict=True)
-        }
-    freed_lead = _take(lead, sum(lead) - leaders)
-    freed_plain = _take(plain, sum(plain) - (total - leaders))
-    for mine, freed, want in ((lead, freed_plain, leaders), (plain, freed_lead, total - leaders)):
-        need = want - sum(mine)
-        for j in range(len(entries)):  # mark anew the copies freed of the other kind, where they are
-            moved = min(freed[j], max(0, need))
-            mine[j] += moved
-            freed[j] -= moved
-            need -= moved
-        mine[0] += max(0, need)
-    return {e.index: (lead[j] + plain[j], lead[j]) for j, e in enumerate(entries)}
-
-
-def _take(counts: list[int], amount: int) -> list[int]:
-    """Take ``amount`` from ``counts`` (changed in place), last first; what each gave."""
-    freed = [0] * len(counts)
-    for j in reversed(range(len(counts))):
-        if amount <= 0:
-            break
-        t = min(counts[j], amount)
-        counts[j] -= t
-        freed[j] = t
-        amount -= t
-    return freed
-
-
-def _spread(counts: list[int], total: int) -> list[int]:
-    """``total`` copies over entries that have ``counts``: removed from the last first, added to the first."""
-    out = list(counts)
-    if total >= sum(counts):
-        out[0] += total - sum(counts)
-        return out
-    _take(out, sum(counts) - total)
-    return out
 
 
 def fix_slots(army: ArmyList, system: System) -> list[Slot]:
@@ -358,99 +306,8 @@ class _Question:
             copies = [[found[v] for v in variables] for variables in prog.copies]
             leaders = None if prog.leaders is None else [found[v] for v in prog.leaders]
             given.append({v: found[v] for v in (*(v for vs in prog.copies for v in vs), *(prog.leaders or ()))})
-            out.append(self.suggestion(copies, leaders))
+            out.append(suggestion(self, copies, leaders))
         return out
-
-    # --- answers ---------------------------------------------------------------------------
-
-    def change(self, slot: Slot, option: Option, delta: int, models: int = 0, leaders: int | None = None) -> Change:
-        after = slot.leaders if leaders is None else leaders
-        return Change(
-            unit=slot.name,
-            delta=delta,
-            models=models,
-            model_word=self.system.definition.model.plural,
-            stats=option.changes,
-            cost_change=option.cost_change,
-            measure=self.system.measure,
-            leaders=after - slot.leaders,
-            leaders_after=after,
-            leader=self.system.definition.leader if self.show_leader else None,
-        )
-
-    def suggestion(self, copies: list[list[int]], leaders: list[int] | None = None) -> Suggestion:
-        new_counts: dict[int, tuple[int, int, Unit]] = {}  # entry index: count, leaders, statline
-        steps: list[Step] = []
-        added: list[Entry] = []
-        changes: list[Change] = []
-        moved = nearness = touched = 0
-        old = {e.index: e for e in self.army.entries}
-        for n, (slot, counts) in enumerate(zip(self.slots, copies, strict=True)):
-            total = sum(counts)
-            lead = None if leaders is None else leaders[n]
-            k = next((j for j, c in enumerate(counts) if c), 0)
-            option = slot.options[k]
-            nearness += option.rank if total else 0
-            models = total * option.size - slot.current * slot.options[0].size
-            moved += abs(models)
-            if lead is not None:
-                plain = (total - lead) - (slot.current - slot.leaders)
-                touched += lead - slot.leaders if self.mode == "fill" else abs(lead - slot.leaders) + abs(plain)
-            if total != slot.current or (k and total) or (lead is not None and lead != slot.leaders):
-                changes.append(self.change(slot, option, total - slot.current, models, lead))
-            for index, (count, marked) in plan_entries([old[j] for j in slot.entries], total, lead).items():
-                new_counts[index] = (count, marked, option.unit)
-                was = old[index]
-                if count != was.count:
-                    steps.append(Step(kind="count", index=index, count=count))
-                if count and (marked != was.leaders or (count != was.count and (marked or was.leaders))):
-                    steps.append(Step(kind="leaders", index=index, count=marked))
-                if count and k:
-                    steps += [
-                        Step(kind="stat", index=index, key=c.stat, value=option.unit.stats[c.stat])
-                        for c in option.changes
-                    ]
-            if not slot.entries and total:
-                unit = option.unit
-                marked = (total if unit.leader else 0) if lead is None else lead
-                as_catalog = marked == (total if unit.leader else 0)
-                steps.append(Step(kind="add", unit=unit.name, count=total, leaders=None if as_catalog else marked))
-                added.append(Entry(index=0, unit=unit, count=total, leaders=marked, custom=False))
-        entries = [
-            Entry(index=0, unit=unit, count=count, leaders=marked, custom=e.custom)
-            for e in self.army.entries
-            for count, marked, unit in [new_counts.get(e.index, (e.count, e.leaders, e.unit))]
-            if count
-        ]
-        entries += added
-        entries = [
-            Entry(index=i, unit=e.unit, count=e.count, leaders=e.leaders, custom=e.custom)
-            for i, e in enumerate(entries)
-        ]
-        self.deadline.check()
-        army = ArmyList(
-            system=self.army.system,
-            name=self.army.name,
-            limit=self.army.limit,
-            entries=tuple(entries),
-            file=self.army.file,
-            revision=self.army.revision,
-        )
-        report = build_report(army, self.system)
-        self.deadline.check()
-        if not report.legal() and not self.not_encoded:
-            raise RuntimeError(f"the list doctor proposed a list the validator rejects: {report.errors[0].message}")
-        # statlines first, then what goes, then what comes, each in the list's order
-        changes.sort(key=lambda c: 0 if c.delta == 0 else (1 if c.delta < 0 else 2))
-        return Suggestion(
-            changes=tuple(changes),
-            report=report,
-            models_changed=moved,
-            steps=tuple(steps),
-            basis=self.basis,
-            nearness=nearness,
-            touched=touched,
-        )
 
     def answer(
         self, status: Status, found: Sequence[Suggestion] = (), why: str = "", statlines: tuple[StatlineFix, ...] = ()

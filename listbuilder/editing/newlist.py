@@ -1,13 +1,18 @@
-"""The text of a new, empty list file: a header of commands, its rule set, name and limit."""
+"""A new, empty list file: its text (a header of commands, its rule set, name and limit), its file
+name from the list's name, and where it may go."""
 
 from __future__ import annotations
 
+import re
 import shlex
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
 from listbuilder.editing.values import bad_limit, check_name
 from listbuilder.editing.yamltext import scalar
+from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.rules.catalog import FACTIONS_DIR
 from listbuilder.rules.system import System
 
 DEFAULT_SCHEMA_REF = "{id}.schema.json"  # '{id}' becomes the rule set id
@@ -57,3 +62,56 @@ def new_list(
         lines.append(f"{system.size_unit}: {limit}")
     lines.append("units: []")
     return "\n".join(lines) + "\n"
+
+
+def file_name_for(system: System, name: str | None) -> Path:
+    """The file name a new list gets from its name, in any script: ``zombie-family.yaml``,
+    ``ゾンビ家族.yaml``; an ``InputError`` asking for ``-o`` when the name has no letters or digits."""
+    words = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", name or f"new {system.definition.force}").casefold())
+    stem = ""
+    for word in words:  # at most about 60 characters, cut between words
+        if stem and len(stem) + 1 + len(word) > 60:
+            break
+        stem = f"{stem}-{word}" if stem else word[:60]
+    if not stem:
+        raise InputError(
+            f"cannot make a file name from the name '{name}'",
+            details=[ErrorDetail(message="choose the file's name yourself", action=Action(kind="output"))],
+        )
+    return Path(f"{stem}.yaml")
+
+
+def new_list_target(
+    system: System, output: Path | None, name: str | None, limit: int | None, measure: str | None
+) -> Path:
+    """Where a new list goes: ``output``, or a file named after the list (``file_name_for``).
+
+    Refused (``InputError``): a ``limit`` in a ``measure`` the rule set does not count in, a file
+    in a factions folder (the catalogs would read it as a faction), and a file that exists."""
+    if measure is not None and limit is not None and measure != system.size_unit:
+        raise InputError(
+            f"{system.id} counts a force in {system.size_unit}, not {measure}",
+            details=[ErrorDetail(message=f"give the limit in {system.size_unit}: {limit} {system.size_unit}")],
+        )
+    target = output or file_name_for(system, name)
+    if target.parent.name == FACTIONS_DIR:  # catalogs read every .yaml there as a faction
+        raise InputError(
+            f"a list cannot go in a {FACTIONS_DIR}/ folder",
+            file=target,
+            details=[
+                ErrorDetail(
+                    message=f"the catalogs read every file in a {FACTIONS_DIR}/ folder as a faction of units, "
+                    "so a list there would break them",
+                    hint="put the list beside the catalogs, not inside them",
+                )
+            ],
+        )
+    if target.exists():
+        raise InputError(
+            "refusing to overwrite an existing file",
+            file=target,
+            details=[
+                ErrorDetail(message="choose another file, or edit the list that is there", action=Action(kind="output"))
+            ],
+        )
+    return target

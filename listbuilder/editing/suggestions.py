@@ -43,7 +43,8 @@ class FollowDoctor(Change):
     number: int
 
     def carry_out(self, edit: ListEdit) -> str:
-        # The solver's stack (HiGHS) is heavy: imported by the one change that asks it.
+        # start-up: the doctor package (and, once it solves, HiGHS and numpy) loads only for the
+        # change that asks it, never for add, remove or set (docs/architecture.md)
         from listbuilder.doctor import fill, fix
         from listbuilder.doctor.program import TooLarge
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+from itertools import islice
 from pathlib import Path
 
 from listbuilder.errors import ErrorDetail, InputError, did_you_mean
@@ -82,8 +83,6 @@ def _a(what: str) -> str:
 
 def _near(path: Path) -> str | None:
     """'did you mean' a file beside a missing one: 'zombie-raiders.yaml' for 'zombie-raiders.yml'."""
-    from itertools import islice  # only when a file is missing
-
     try:
         with os.scandir(path.parent) as entries:  # a bounded look: a huge folder is not read whole
             names = [e.name for e in islice(entries, 5000) if not e.name.startswith(".")]

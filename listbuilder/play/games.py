@@ -121,6 +121,14 @@ def _judged(path: Path, game_id: str, gf: GameFile, board: Board) -> Game:
     return game
 
 
+def latest(folder: Path, list_name: str) -> str:
+    """The id of a list's latest game; an ``InputError`` when it has none."""
+    ids = game_ids(folder, list_name)
+    if not ids:
+        raise InputError(f"{list_name} has no game yet", details=[ErrorDetail(message="start one")])
+    return ids[-1]
+
+
 def load(folder: Path, board: Board, game_id: str) -> Game:
     """One game of ``board``'s list, judged against the list as it is now."""
     path = game_path(folder, board.file, game_id)

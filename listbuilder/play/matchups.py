@@ -6,12 +6,19 @@ The figures are ``listbuilder odds``' own: the same matchup function, the same s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
+from listbuilder.editing.state import folder_summaries
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board
+from listbuilder.play.boards import list_board
 from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs
+
+# An opponent for odds: its file, its name, and (index, unit name) of each entry.
+Opponent = tuple[str, str, tuple[tuple[int, str], ...]]
 
 
 @record
@@ -28,10 +35,26 @@ class SituationOption(Record):
     source: str
 
 
+def opponents(folder: Path, board: Board, catalogs: Catalogs) -> tuple[Opponent, ...]:
+    """The lists of ``folder`` of ``board``'s rule set that can be read, with their entries."""
+    found = []
+    for summary in folder_summaries(folder, catalogs):
+        if summary.system != board.system or summary.error:
+            continue
+        try:
+            other = list_board(folder, summary.file, catalogs)
+        except InputError:
+            continue
+        units = tuple((line.entry.index, line.entry.unit.name) for line in other.report.lines)
+        found.append((summary.file, summary.name or summary.file, units))
+    return tuple(found)
+
+
 def situation_options(board: Board) -> tuple[SituationOption, ...]:
     """The options of the rule set's main matchup mechanic (cover, charging, stunned...)."""
-    from listbuilder.odds.api import mechanic_of  # odds (icepool) loads only when odds are asked for
-    from listbuilder.odds.parts import option_values  # the same
+    # start-up: the odds package loads only when odds are asked for, never for a tap (api.play imports this module)
+    from listbuilder.odds.api import mechanic_of
+    from listbuilder.odds.parts import option_values
 
     system = board.report.system
     try:
@@ -56,8 +79,9 @@ def situation_options(board: Board) -> tuple[SituationOption, ...]:
 def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situation: Sequence[str]) -> Any:
     """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
     ``OPTION=VALUE`` words, as ``listbuilder odds`` takes them."""
-    from listbuilder.odds.api import matchup  # odds (icepool) loads only when odds are asked for
-    from listbuilder.odds.ask import read_situation  # the same
+    # start-up: as in situation_options
+    from listbuilder.odds.api import matchup
+    from listbuilder.odds.ask import read_situation
 
     piece = board.piece(piece_key)
     if piece is None:

@@ -4,7 +4,7 @@ falls on, or who won a roll-off)."""
 from __future__ import annotations
 
 from listbuilder.play.board import Board
-from listbuilder.play.taps import Logged
+from listbuilder.play.taps import Logged, Start, Tap, UndoTap
 from listbuilder.rules.playaids import faces
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -45,3 +45,11 @@ def words(board: Board, line: Logged) -> str:
         control = piece.control(line.marker) if piece is not None else None
         return line.words(None if control is None else control.kind == "toggle")
     return line.words()
+
+
+def done(board: Board, tap: Tap, game_id: str, line: Logged | None) -> str:
+    """What a tap did, in words: the game started, the line it logged, or the line it undid."""
+    if isinstance(tap, Start):
+        return f"Game {game_id} started"
+    said = words(board, line) if line is not None else "nothing"
+    return f"Undone: {said}" if isinstance(tap, UndoTap) else said

@@ -14,6 +14,7 @@ from listbuilder.army.report import Report
 from listbuilder.collector import few_collections
 from listbuilder.errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 from listbuilder.printing import pages
+from listbuilder.printing.book import book
 from listbuilder.printing.html import Paper, render_document, stylesheet
 from listbuilder.rules.catalog import System
 
@@ -91,7 +92,8 @@ def render_document_bytes(
 
 def _qr_of(report: Report) -> str:
     """A QR code (SVG) of the list's text export, for its roster."""
-    # start-up: the export and the QR encoder load only for a roster's QR code
+    # start-up: the export (with the editing package) and the QR encoder (segno) load only for a
+    # roster's QR code
     from listbuilder.share.exchange import export_text
     from listbuilder.share.qr import svg
 
@@ -99,7 +101,7 @@ def _qr_of(report: Report) -> str:
 
 
 def _with_matchups(sheet: pages.ReferenceSheet, reports: Sequence[Report], opponent: Report) -> pages.ReferenceSheet:
-    from listbuilder.odds.ask import matrix_view  # the dice library loads only for --vs
+    from listbuilder.odds.ask import matrix_view  # start-up: the odds package loads only for --vs
 
     views = []
     for r in reports:
@@ -124,9 +126,6 @@ def card_bytes(system: System, *, fmt: str, paper: Paper, templates: Path | None
 
 def book_bytes(system: System, faction: str | None, *, fmt: str, paper: Paper, templates: Path | None) -> bytes:
     """The faction book of ``faction`` (every faction when None), as a document."""
-    # start-up: the book's pages load only for a book
-    from listbuilder.printing.book import book
-
     made = book(system, faction)
     html = render_document(
         books=[made],

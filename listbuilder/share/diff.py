@@ -9,10 +9,12 @@ the change in points (or figures), and the rules the change made or stopped brea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.report import Report
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Noun
 from listbuilder.rules.statline import value_text
@@ -156,6 +158,23 @@ def diff_reports(old: Report, new: Report) -> ListDiff:
         now_breaks=_only_in(new.problems, old.problems),
         no_longer_breaks=_only_in(old.problems, new.problems),
     )
+
+
+def diff_versions(before: Report, after: Report, where: Path) -> ListDiff:
+    """``diff_reports`` of two versions of one list (``where``: the newer one's file); lists of two
+    rule sets are refused, as their measures differ."""
+    if before.system.id != after.system.id:
+        raise InputError(
+            f"the lists are for different rule sets: {before.system.id} and {after.system.id}",
+            file=where,
+            details=[
+                ErrorDetail(
+                    message=f"diff compares two versions of one list; {before.system.id} counts "
+                    f"{before.system.size_unit} and {after.system.id} counts {after.system.size_unit}"
+                )
+            ],
+        )
+    return diff_reports(before, after)
 
 
 def _amount(n: int | None, measure: Noun) -> str:

@@ -51,7 +51,8 @@ from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
-from listbuilder.share.textformat import Written, encodable, read_export, revision_of, to_markdown, to_text
+from listbuilder.share.textformat import revision_of, to_markdown, to_text
+from listbuilder.share.textreader import Written, encodable, read_export
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1

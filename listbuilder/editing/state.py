@@ -1,0 +1,189 @@
+"""A list of a builder's folder as the builder shows it: its state (its version, each entry
+worded with what it breaks, the undo and redo depth) and its line on the lists page."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from listbuilder.army.constraints import Problem
+from listbuilder.army.listfile import parse_list
+from listbuilder.army.phrases import headline, stats_line, total_text
+from listbuilder.army.report import Report, build_report
+from listbuilder.collector import few_collections
+from listbuilder.editing.folder import list_names, list_path
+from listbuilder.editing.history import History, version_of
+from listbuilder.errors import ListbuilderError
+from listbuilder.files.reading import read_text
+from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs
+
+
+@record
+class EntryRow(Record):
+    """One entry of a list as a builder shows it: what it is, what it costs, what it breaks."""
+
+    index: int
+    name: str
+    count: int
+    leader: bool  # every model of the entry is a leader
+    custom: bool
+    stats: str
+    each: int
+    cost: int
+    problems: tuple[Problem, ...]
+    leaders: int = 0  # how many of its ``count`` models are leaders
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "unit": self.name,
+            "count": self.count,
+            "leader": self.leader,
+            "leaders": self.leaders,
+            "custom": self.custom,
+            "stats": self.stats,
+            "each": self.each,
+            "cost": self.cost,
+            "problems": [p.as_json() for p in self.problems],
+        }
+
+
+@record
+class ListState(Record):
+    """One list of a folder: its file, version, report, verdict in words, entries and undo depth."""
+
+    file: str
+    version: str
+    text: str
+    report: Report
+    headline: str
+    total_text: str
+    rows: tuple[EntryRow, ...]
+    undo: int
+    redo: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            **self.report.as_json(),
+            "file": self.file,
+            "version": self.version,
+            "headline": self.headline,
+            "entries": [r.as_json() for r in self.rows],
+            "undo": self.undo,
+            "redo": self.redo,
+        }
+
+
+@record
+class ListSummary(Record):
+    """A list file of a folder, for the lists page: its verdict, or the error that stops it loading."""
+
+    file: str
+    version: str
+    system: str | None = None
+    name: str | None = None
+    total_text: str = ""
+    legal: bool | None = None
+    headline: str = ""
+    error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "version": self.version,
+            "system": self.system,
+            "name": self.name,
+            "total": self.total_text,
+            "legal": self.legal,
+            "headline": self.headline,
+            "error": self.error,
+        }
+
+
+def _problems_by_entry(problems: Sequence[Problem]) -> dict[int, list[Problem]]:
+    by_entry: dict[int, list[Problem]] = {}
+    for p in problems:
+        for index in p.entries:
+            by_entry.setdefault(index, []).append(p)
+    return by_entry
+
+
+def state_of(name: str, path: Path, text: str, report: Report) -> ListState:
+    """The state of a list whose ``text`` was just read or written and judged (``report``)."""
+    system = report.system
+    by_entry = _problems_by_entry(report.problems)
+    worded: dict[int, str] = {}  # a long list repeats its units: each worded once (by identity: the report holds them)
+
+    def stats(unit: Any) -> str:
+        found = worded.get(id(unit))
+        if found is None:
+            found = worded[id(unit)] = stats_line(system, unit)
+        return found
+
+    rows = tuple(
+        EntryRow(
+            index=ln.entry.index,
+            name=ln.entry.unit.name,
+            count=ln.entry.count,
+            leader=ln.entry.leader,
+            leaders=ln.entry.leaders,
+            custom=ln.entry.custom,
+            stats=stats(ln.entry.unit),
+            each=ln.unit_cost,
+            cost=ln.cost,
+            problems=tuple(by_entry.get(ln.entry.index, ())),
+        )
+        for ln in report.lines
+    )
+    undo, redo = History(path).depth()
+    text = text.removeprefix("\ufeff")
+    return ListState(
+        file=name,
+        version=version_of(text),
+        text=text,
+        report=report,
+        headline=headline(report),
+        total_text=total_text(report),
+        rows=rows,
+        undo=undo,
+        redo=redo,
+    )
+
+
+def read_state(name: str, path: Path, catalogs: Catalogs) -> ListState:
+    """Read, cost and judge the list file at ``path`` (named ``name`` in its folder)."""
+    with few_collections():
+        text = read_text(path, "list file")
+        army, system = parse_list(parse_yaml(text, path), catalogs)
+        return state_of(name, path, text, build_report(army, system))
+
+
+def folder_summaries(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
+    """Every list file of ``folder``, each with its verdict, or the located error that stops it."""
+
+    def state(name: str) -> ListState:
+        return read_state(name, list_path(folder, name), catalogs)
+
+    return tuple(_summary_of(n, functools.partial(state, n)) for n in list_names(folder))
+
+
+def _summary_of(name: str, load: Callable[[], ListState]) -> ListSummary:
+    """A list for the lists page: ``load()`` gives its state, or raises the error that stops it."""
+    try:
+        state = load()
+    except ListbuilderError as exc:
+        return ListSummary(file=name, version="", error=exc.render())
+    r = state.report
+    return ListSummary(
+        file=name,
+        version=state.version,
+        system=r.system.id,
+        name=r.army.name,
+        total_text=state.total_text,
+        legal=r.legal(),
+        headline=state.headline,
+    )
