@@ -25,6 +25,7 @@ from listbuilder.errors import ListbuilderError
 from listbuilder.rules.catalog import Catalogs
 
 if TYPE_CHECKING:
+    from listbuilder.doctor import DoctorAnswer
     from listbuilder.editing import Change
 
 ASKS: tuple[str, ...] = ("fix", "fill")
@@ -65,7 +66,7 @@ def change_list(
     return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
 
 
-def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> Any:
+def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> DoctorAnswer:
     """The list doctor's answer for a list of ``folder``: ``fix`` (the smallest changes that make it
     legal) or ``fill`` (additions that bring it closest to its limit); a ``DoctorAnswer``."""
     from listbuilder.api.doctor import fill_list, fix_list

@@ -12,7 +12,7 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
 
 if TYPE_CHECKING:
-    from listbuilder.odds.api import Outcome
+    from listbuilder.odds.api import Matrix, Outcome
 
 
 def odds(
@@ -50,7 +50,7 @@ def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic:
 class Matchups(Record):
     """The odds grid of one list's units against another's."""
 
-    grid: Any  # listbuilder.odds.api.Matrix
+    grid: Matrix
     a: Report
     b: Report
     columns: tuple[Unit, ...]
