@@ -10,7 +10,7 @@ of the file the caller last saw: a change to a file that has changed since raise
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder import editing
 from listbuilder.api.doctor import fill_list, fix_list
@@ -25,6 +25,9 @@ from listbuilder.errors import choose
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
+
+if TYPE_CHECKING:
+    from listbuilder.doctor import DoctorAnswer
 
 ASKS: tuple[str, ...] = ("fix", "fill")
 
@@ -72,7 +75,7 @@ def change_list(
     return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
 
 
-def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> Any:
+def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> DoctorAnswer:
     """The list doctor's answer for a list of ``folder``: ``fix`` (the smallest changes that make it
     legal) or ``fill`` (additions that bring it closest to its limit); a ``DoctorAnswer``."""
     path = list_file(folder, name)

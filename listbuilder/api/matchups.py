@@ -7,7 +7,7 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.odds.api import Outcome
+from listbuilder.odds.api import Matrix, Outcome
 from listbuilder.odds.ask import list_matrix, matrix_cells, one_matchup, read_situation
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -43,7 +43,7 @@ def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic:
 class Matchups(Record):
     """The odds grid of one list's units against another's."""
 
-    grid: Any  # listbuilder.odds.api.Matrix
+    grid: Matrix
     a: Report
     b: Report
     columns: tuple[Unit, ...]

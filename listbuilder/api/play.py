@@ -19,7 +19,7 @@ from listbuilder.play.games import GameSummary
 from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options
 from listbuilder.play.rolls import die_face as face
 from listbuilder.play.rolls import done, result, words
-from listbuilder.play.taps import End, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark, tap_of
+from listbuilder.play.taps import End, Logged, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark, tap_of
 from listbuilder.play.trust import Game
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -110,12 +110,12 @@ def read_tap(fields: Mapping[str, Sequence[str]]) -> Tap:
     return tap_of(fields)
 
 
-def roll_result(board: Board, line: Any) -> str:
+def roll_result(board: Board, line: Logged) -> str:
     """A logged roll's result in words (its table's row, or who won a roll-off)."""
     return result(board, line)
 
 
-def tap_words(board: Board, line: Any) -> str:
+def tap_words(board: Board, line: Logged) -> str:
     """A line of a game's log in words ('Stunned on: Sentry 2', 'Danger on Picket: 1 → 2')."""
     return words(board, line)
 

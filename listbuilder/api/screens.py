@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ListbuilderError, choose
@@ -17,6 +17,9 @@ from listbuilder.printing.html import environment, render_template, stylesheet
 from listbuilder.printing.html import font_files as files
 from listbuilder.printing.pages import card
 from listbuilder.rules.catalog import System
+
+if TYPE_CHECKING:
+    from listbuilder.printing.pages import Card
 
 
 def qr_svg(text: str, title: str = "") -> str:
@@ -27,7 +30,7 @@ def qr_svg(text: str, title: str = "") -> str:
     return svg(text, title)
 
 
-def card_page(system: System) -> Any:
+def card_page(system: System) -> Card:
     """A rule set's rules card as page data (what the ``_card.html`` template shows)."""
     return card(system)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import yaml
 
@@ -270,10 +270,8 @@ class _Walker:
                 self.key_positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 out[key] = self.convert(value_node, (*path, key), depth + 1)
             return out
-        if isinstance(node, yaml.SequenceNode):
+        if not isinstance(node, yaml.ScalarNode):  # a sequence: the composer builds no other node
             return [self.convert(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        # PyYAML's composer builds mapping, sequence and scalar nodes only; its stubs type them as Node.
-        node = cast(yaml.ScalarNode, node)
         value = self.scalar(node)
         if node.tag in _NUMBER_TAGS and not node.style and not _PLAIN_NUMBER.fullmatch(node.value):
             raise self.fail(node, *_odd_number(node.value, value))
