@@ -229,6 +229,27 @@ def test_a_macro_within_the_output_bound_renders(cli, tmp_path, monkeypatch):
     assert "x" * 640_000 in written and "x" * 640_001 not in written
 
 
+DOUBLING = '{% set ns = namespace(s="x") %}{% for i in range(N) %}{% set ns.s = ns.s OP ns.s %}{% endfor %}'
+
+
+@pytest.mark.parametrize("op", ["~", "+"])
+def test_a_text_doubled_in_a_loop_stops_at_the_output_bound(cli, tmp_path, monkeypatch, no_thread, op):
+    # doubled 64 times it would be 18 billion billion letters: the 20th doubling (1,048,576) is
+    # the first past the bound, and the 19th (524,288) is within it
+    monkeypatch.setattr(budget, "MAX_OUTPUT_CHARS", 1_000_000)
+    text = DOUBLING.replace("OP", op).replace("N", "64")
+    result, templates, out = render(cli, tmp_path, {"_unit.html": "\n" + text})
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert f"line 2: '{op}' makes a value of 1,048,576 letters or items; the bound is 1,000,000" in result.stderr
+    assert list(out.parent.iterdir()) == []
+    within = DOUBLING.replace("OP", op).replace("N", "19") + "{{ ns.s|length }}"
+    (tmp_path / "within").mkdir()
+    result, _templates, out = render(cli, tmp_path / "within", {"_unit.html": within})
+    assert result.exit_code == 0, result.stderr
+    assert "524288" in out.read_text()
+
+
 def test_ordinary_formatting_within_the_bounds_renders(cli, tmp_path):
     mine = (
         '<p class="mine">{{ "[{:>8}]".format(entry.name) }} {{ "%05.1f" % 2.5 }} {{ "%s-%s"|format("a", "b") }}'

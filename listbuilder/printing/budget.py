@@ -8,7 +8,8 @@ in the template folder used to hang or end with exit code 4. Under this budget e
 
 - creates at most ``MAX_RANGE_STEPS`` numbers with ``range`` in all, makes no single value (by
   ``*`` or ``**``) of more than ``MAX_VALUE_SIZE`` letters or items (or ``MAX_INT_BITS`` bits),
-  and writes at most ``MAX_OUTPUT_CHARS`` characters of HTML (nor returns more from one macro);
+  and writes at most ``MAX_OUTPUT_CHARS`` characters of HTML (nor makes a longer value by ``+``
+  or ``~``, nor returns one from a macro: a value doubled at each step outgrows any memory);
 - ends within ``MAX_SECONDS`` of wall time. The template's own code checks the clock, on the
   thread that renders: every item a ``for`` loop (or a recursive ``loop()``) takes, every call it
   makes (a macro, ``caller()``, a method) and every filter or test that ``map``, ``select`` and
@@ -37,6 +38,7 @@ import jinja2
 from jinja2 import nodes
 from jinja2.runtime import LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
+from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from listbuilder.printing.templating import OverBudget, rendered
@@ -92,6 +94,37 @@ def _counted(context: jinja2.runtime.Context, items: Iterable[Any]) -> Iterable[
     return items if budget is None else budget.counted(items)
 
 
+# The filter that checks what a '~' joined (a text doubled in a loop grows past any memory).
+_CONCAT = "budget concat"
+
+
+@jinja2.pass_context  # as _counted: never run while compiling
+def _concat(context: jinja2.runtime.Context, text: Any) -> Any:
+    return _joined_within("~", text)
+
+
+def _joined_within(operator_name: str, value: Any) -> Any:
+    """``value``, made by joining two values, unless it is longer than a whole document may be."""
+    if isinstance(value, (str, list, tuple)) and len(value) > MAX_OUTPUT_CHARS:
+        raise OverBudget(
+            f"'{operator_name}' makes a value of {len(value):,} letters or items; the bound is {MAX_OUTPUT_CHARS:,}"
+        )
+    return value
+
+
+class _Rewrite(NodeTransformer):
+    """Puts the budget's checks into a template's syntax tree (``BudgetedEnvironment._parse``)."""
+
+    def visit_For(self, node: nodes.For) -> nodes.Node:
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, _COUNTED, [], [], None, None, lineno=node.iter.lineno)
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        self.generic_visit(node)
+        return nodes.Filter(node, _CONCAT, [], [], None, None, lineno=node.lineno)
+
+
 def _sized(value: Any) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
         raise OverBudget(f"a number of more than {MAX_INT_BITS:,} bits")
@@ -101,7 +134,7 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
     """The sandbox, with ``*`` and ``**`` checked for size before they run, a counted ``range``,
     and the clock checked at each loop's item, each call and each filter or test applied by name."""
 
-    intercepted_binops = frozenset(["*", "**", "%"])
+    intercepted_binops = frozenset(["*", "**", "%", "+"])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,12 +145,13 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
                 self.filters[name] = _checked(self.filters[name], method)
         self.filters["format"] = _checked_percent(self.filters["format"])
         self.filters[_COUNTED] = _counted
+        self.filters[_CONCAT] = _concat
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        """The template's syntax tree, each ``for`` loop taking its items through ``_counted``."""
-        tree = super()._parse(source, name, filename)
-        for loop in tree.find_all(nodes.For):
-            loop.iter = nodes.Filter(loop.iter, _COUNTED, [], [], None, None, lineno=loop.iter.lineno)
+        """The template's syntax tree, each ``for`` loop taking its items through ``_counted``
+        and each ``~`` handing what it joined to ``_concat``."""
+        tree = _Rewrite().visit(super()._parse(source, name, filename))
+        assert isinstance(tree, nodes.Template)
         tree.set_environment(self)
         return tree
 
@@ -180,6 +214,8 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
             if isinstance(left, str):
                 _check_percent(left, right)
             result = operator.mod(left, right)
+        elif operator_name == "+":
+            result = _joined_within("+", operator.add(left, right))
         else:
             bits = max(left.bit_length(), 1) * right if isinstance(left, int) and isinstance(right, int) else 0
             if bits > MAX_INT_BITS:
