@@ -189,6 +189,22 @@ def test_work_without_end_stops_at_the_time_bound(cli, tmp_path, monkeypatch, no
     assert list(out.parent.iterdir()) == []
 
 
+def test_a_folder_named_by_the_environment_keeps_the_budget(cli, tmp_path, monkeypatch, no_thread):
+    monkeypatch.setattr(budget, "MAX_SECONDS", 0.5)
+    templates = tmp_path / "t"
+    templates.mkdir()
+    (templates / "_unit.html").write_text(ENDLESS["nested-loops"], encoding="utf-8")
+    out = tmp_path / "out" / "roster.html"
+    out.parent.mkdir()
+    result = cli(
+        "render", ZOMBIES, "-o", out, env={"LISTBUILDER_CATALOGS": "", "LISTBUILDER_TEMPLATES": str(templates)}
+    )
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert "line 1: the render takes more than 0.5 seconds" in result.stderr
+    assert list(out.parent.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
