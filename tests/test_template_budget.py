@@ -1,13 +1,17 @@
-"""User templates within a budget (issue 9, class 4): a hostile or broken template is exit 2
-naming its file and line, never a hang, a flood of memory or an internal error (exit 4).
+"""A user's templates within a budget: a hostile or broken template is exit 2 naming its file and
+line, never a hang, a flood of memory or an internal error (exit 4). The built-in templates are
+listbuilder's own code and render with no budget at all.
 
 Each test writes a real template folder, renders a list through it as a user would, and checks
-the message and that no output was written.
+the message and that no output was written. The budget's clock is checked by the template's own
+code, on the thread that renders: no render starts a thread.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import pytest
 from conftest import EXAMPLES
@@ -118,15 +122,148 @@ def test_a_template_within_the_bounds_renders(cli, tmp_path):
     assert '<p class="mine">            Hunter             cb a, b</p>' in out.read_text()
 
 
-def test_the_watchdog_never_fires_after_a_render(cli, tmp_path, monkeypatch):
-    """A render that ends just before its deadline leaves nothing pending to interrupt later code."""
-    import time
+@pytest.fixture
+def no_thread(monkeypatch):
+    """Any thread started from here on fails the test (and the render, as an internal error)."""
+    before = threading.active_count()
 
-    monkeypatch.setattr(budget, "MAX_SECONDS", 0.3)
-    for _ in range(3):
-        result = cli("render", ZOMBIES, "-o", tmp_path / "r.html")
-        assert result.exit_code in (0, 2)
-        time.sleep(0.4)  # past the deadline: a stray interruption would land here
+    def refuse(self):
+        raise AssertionError(f"a render started a thread: {self!r}")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    yield
+    assert threading.active_count() == before
+
+
+def test_the_built_in_templates_render_with_no_budget_and_no_thread(cli, tmp_path, monkeypatch, no_thread):
+    # With no time at all, any budget would end the render at its first step: the built-in
+    # templates have none, and no watchdog, so the roster is written as ever.
+    monkeypatch.setattr(budget, "MAX_SECONDS", 0.0)
+    out = tmp_path / "roster.html"
+    result = cli("render", ZOMBIES, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert "Hunter" in out.read_text()
+
+
+def test_a_users_template_past_its_deadline_ends_there_and_leaves_nothing_behind(cli, tmp_path, monkeypatch, no_thread):
+    """No thread is started for the budget, and nothing is pending to interrupt later code."""
+    monkeypatch.setattr(budget, "MAX_SECONDS", 0.0)
+    result, _templates, out = render(cli, tmp_path, {"_unit.html": "<p>{{ entry.name }}</p>"})
+    # the stylesheet renders first, within the user's folder's budget as every template there
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: print.css: a template cannot be used\n")
+    assert "the render takes more than 0 seconds" in result.stderr
+    assert list(out.parent.iterdir()) == []
+    time.sleep(0.2)  # past the render's deadline: a stray interruption would land here
+    later = cli("render", ZOMBIES, "-o", tmp_path / "later.html")
+    assert later.exit_code == 0, later.stderr
+
+
+# Templates that would take hours or a flood of memory, each with the bound that ends it. They
+# repeat work in every way a template can: loops, nested, filtered, recursive; macros calling
+# themselves, twice, through caller(); and filters or tests applied to each item by name.
+ENDLESS = {
+    "nested-loops": '{% set s = "ab" * 400000 %}{% for c in s %}{% for d in s %}{% endfor %}{% endfor %}',
+    "loop-filter": "{% set l = [1] * 10**6 %}{% for i in l if -1 in l %}{% endfor %}",
+    "recursive-loop": (
+        "{% set l = [1] * 10**6 %}{% for x in [1] recursive %}{% if loop.depth < 3 %}{{ loop(l) }}{% endif %}"
+        "{% endfor %}"
+    ),
+    "macro-doubling": "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% endif %}{% endmacro %}{{ m(60) }}",
+    "caller-doubling": (
+        "{% macro twice() %}{{ caller() }}{{ caller() }}{% endmacro %}{% macro m(n) %}{% if n %}{% call twice() %}"
+        "{{ m(n - 1) }}{% endcall %}{% endif %}{% endmacro %}{{ m(30) }}"
+    ),
+    "map-by-name": "{{ ([[1] * 10**6] * 10**6)|map('sum')|list|length }}",
+    "select-by-name": "{{ ([[1] * 10**6] * 10**6)|map('list')|select('sameas', 0)|list|length }}",
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENDLESS))
+def test_work_without_end_stops_at_the_time_bound(cli, tmp_path, monkeypatch, no_thread, case):
+    monkeypatch.setattr(budget, "MAX_SECONDS", 0.5)
+    result, templates, out = render(cli, tmp_path, {"_unit.html": ENDLESS[case]})
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert "line 1: the render takes more than 0.5 seconds (a template may do at most" in result.stderr
+    assert list(out.parent.iterdir()) == []
+
+
+def test_a_folder_named_by_the_environment_keeps_the_budget(cli, tmp_path, monkeypatch, no_thread):
+    monkeypatch.setattr(budget, "MAX_SECONDS", 0.5)
+    templates = tmp_path / "t"
+    templates.mkdir()
+    (templates / "_unit.html").write_text(ENDLESS["nested-loops"], encoding="utf-8")
+    out = tmp_path / "out" / "roster.html"
+    out.parent.mkdir()
+    result = cli(
+        "render", ZOMBIES, "-o", out, env={"LISTBUILDER_CATALOGS": "", "LISTBUILDER_TEMPLATES": str(templates)}
+    )
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert "line 1: the render takes more than 0.5 seconds" in result.stderr
+    assert list(out.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}",
+        "{% for x in [1] recursive %}{{ loop([1, 2]) }}{% endfor %}",
+        "{% macro twice() %}{{ caller() }}{% endmacro %}{% macro m() %}{% call twice() %}{{ m() }}{% endcall %}"
+        "{% endmacro %}{{ m() }}",
+    ],
+)
+def test_recursion_without_end_is_too_deep(cli, tmp_path, no_thread, text):
+    result, templates, out = render(cli, tmp_path, {"_unit.html": text})
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert "templates include each other too deeply" in result.stderr
+    assert list(out.parent.iterdir()) == []
+
+
+def test_a_macro_that_doubles_its_output_stops_at_the_output_bound(cli, tmp_path, monkeypatch, no_thread):
+    # 100,000 letters doubled 40 times: the macro's own value goes past the bound (1,600,000
+    # letters after four doublings) long before the time bound or the memory
+    monkeypatch.setattr(budget, "MAX_OUTPUT_CHARS", 1_000_000)
+    text = '{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% else %}{{ "x" * 100000 }}{% endif %}{% endmacro %}'
+    result, templates, out = render(cli, tmp_path, {"_unit.html": text + "{{ m(40) }}"})
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert "line 1: the document grows past 1,000,000 characters" in result.stderr
+    assert list(out.parent.iterdir()) == []
+
+
+def test_a_macro_within_the_output_bound_renders(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(budget, "MAX_OUTPUT_CHARS", 1_000_000)
+    text = '{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% else %}{{ "x" * 40000 }}{% endif %}{% endmacro %}'
+    # 40,000 letters doubled 4 times is 640,000, once in a document of about 330,000 more
+    once = "{% if entry.name == 'Hunter' %}{{ m(4) }}{% endif %}"
+    result, _templates, out = render(cli, tmp_path, {"_unit.html": text + once})
+    assert result.exit_code == 0, result.stderr
+    written = out.read_text()
+    assert "x" * 640_000 in written and "x" * 640_001 not in written
+
+
+DOUBLING = '{% set ns = namespace(s="x") %}{% for i in range(N) %}{% set ns.s = ns.s OP ns.s %}{% endfor %}'
+
+
+@pytest.mark.parametrize("op", ["~", "+"])
+def test_a_text_doubled_in_a_loop_stops_at_the_output_bound(cli, tmp_path, monkeypatch, no_thread, op):
+    # doubled 64 times it would be 18 billion billion letters: the 20th doubling (1,048,576) is
+    # the first past the bound, and the 19th (524,288) is within it
+    monkeypatch.setattr(budget, "MAX_OUTPUT_CHARS", 1_000_000)
+    text = DOUBLING.replace("OP", op).replace("N", "64")
+    result, templates, out = render(cli, tmp_path, {"_unit.html": "\n" + text})
+    assert result.exit_code == 2, result.stderr
+    assert f"{templates / '_unit.html'}: a template cannot be used" in result.stderr
+    assert f"line 2: '{op}' makes a value of 1,048,576 letters or items; the bound is 1,000,000" in result.stderr
+    assert list(out.parent.iterdir()) == []
+    within = DOUBLING.replace("OP", op).replace("N", "19") + "{{ ns.s|length }}"
+    (tmp_path / "within").mkdir()
+    result, _templates, out = render(cli, tmp_path / "within", {"_unit.html": within})
+    assert result.exit_code == 0, result.stderr
+    assert "524288" in out.read_text()
 
 
 def test_ordinary_formatting_within_the_bounds_renders(cli, tmp_path):

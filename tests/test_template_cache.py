@@ -140,15 +140,34 @@ def test_the_sandbox_holds_for_cached_code(cache_root, tmp_path):
     assert list(cache_root.glob("*.jinja"))
 
 
-def test_the_budget_s_code_is_part_of_the_key(cache_root, monkeypatch):
-    # The sandbox's budget compiles into the templates (the '*', '**' and '%' it checks are
-    # compiled as calls): cached code from before a change to budget.py must not be run after it.
+def test_the_budget_s_code_is_part_of_the_key_of_a_users_folder(cache_root, tmp_path, monkeypatch):
+    # The sandbox's budget compiles into a user's templates (the '*', '**' and '%' it checks and
+    # each loop's clock are compiled as calls): cached code from before a change to budget.py
+    # must not be run after it. The built-in templates alone are compiled without it.
     from listbuilder.printing import budget
 
-    env = fresh()
-    key = env.bytecode_cache.configuration
+    user = tmp_path / "mine"
+    user.mkdir()
+    keys = fresh().bytecode_cache.configuration, html.environment.__wrapped__(user).bytecode_cache.configuration
     real = Path.read_bytes
     monkeypatch.setattr(
         Path, "read_bytes", lambda self: real(self) + b"# changed" if self == Path(budget.__file__) else real(self)
     )
-    assert fresh().bytecode_cache.configuration != key
+    assert html.environment.__wrapped__(user).bytecode_cache.configuration != keys[1]
+    assert fresh().bytecode_cache.configuration == keys[0]
+
+
+def test_the_built_in_templates_alone_and_within_a_budget_never_share_compiled_code(cache_root, tmp_path):
+    # The same built-in file compiles to different code in the two environments: each must find
+    # only its own in the cache (the budgeted code calls what a plain environment lacks).
+    user = tmp_path / "mine"
+    user.mkdir()
+    trusted, budgeted = fresh(), html.environment.__wrapped__(user)
+    assert type(trusted) is jinja2.Environment and type(budgeted).__name__ == "BudgetedEnvironment"
+    _source, filename, _ = trusted.loader.get_source(trusted, NAME)
+    assert budgeted.loader.get_source(budgeted, NAME)[1] == filename  # the same file, found by both
+    keys = {env.bytecode_cache.get_cache_key(NAME, filename) for env in (trusted, budgeted)}
+    assert len(keys) == 2
+    for _ in range(2):  # compiled, then each from its own cache file
+        assert render(fresh()) == render(html.environment.__wrapped__(user))
+    assert len(list(cache_root.glob("*.jinja"))) == 2

@@ -1,5 +1,5 @@
-"""A budget for rendering templates, so that no template (the user's own included) hangs a render,
-fills the memory or ends in an internal error.
+"""A budget for rendering a user's templates, so that none hangs a render, fills the memory or
+ends in an internal error.
 
 Jinja's sandbox already keeps a template from reaching Python's internals; it does not bound
 the work. A nested ``range`` loop, ``"x" * 10**7`` (a ten-million-letter word that the PDF
@@ -8,53 +8,51 @@ in the template folder used to hang or end with exit code 4. Under this budget e
 
 - creates at most ``MAX_RANGE_STEPS`` numbers with ``range`` in all, makes no single value (by
   ``*`` or ``**``) of more than ``MAX_VALUE_SIZE`` letters or items (or ``MAX_INT_BITS`` bits),
-  and writes at most ``MAX_OUTPUT_CHARS`` characters of HTML;
-- ends within ``MAX_SECONDS`` of wall time, checked at every piece of output and, for loops that
-  write nothing, by a watchdog that interrupts the rendering thread (CPython only);
-- reads templates that are UTF-8 text files of at most ``MAX_TEMPLATE_BYTES``.
+  and writes at most ``MAX_OUTPUT_CHARS`` characters of HTML (nor makes a longer value by ``+``
+  or ``~``, nor returns one from a macro: a value doubled at each step outgrows any memory);
+- ends within ``MAX_SECONDS`` of wall time. The template's own code checks the clock, on the
+  thread that renders: every item a ``for`` loop (or a recursive ``loop()``) takes, every call it
+  makes (a macro, ``caller()``, a method) and every filter or test that ``map``, ``select`` and
+  their kin apply by name. Those are the only ways a template repeats work: each other step
+  (a filter, an operator) works once on a value the bounds above keep small. So no thread is
+  started and nothing is ever interrupted from outside (``_parse`` puts the check in each loop);
+- reads templates that are UTF-8 text files of at most ``MAX_TEMPLATE_BYTES`` (``templating.py``).
 
 Every failure inside a template (a budget, a Python error such as a division by zero, a
 template including itself without end) becomes an ``InputError`` (exit code 2) naming the
-template file and line. The bounds are far above what the built-in templates need for a list
-of 20,000 entries.
+template file and line (``templating.py``). The bounds are far above what the built-in templates
+need for a list of 20,000 entries. The built-in templates alone are listbuilder's own code:
+they render in a plain environment, with the same errors and no budget (``html.py`` chooses).
 """
 
 from __future__ import annotations
 
 import contextvars
-import ctypes
 import operator
 import re
-import sys
-import threading
 import time
-import traceback
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
+from jinja2.runtime import LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
+from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.files.reading import TooLarge, read_file
+from listbuilder.printing.templating import OverBudget, rendered
 
 MAX_RANGE_STEPS = 1_000_000
 MAX_VALUE_SIZE = 1_000_000
 MAX_INT_BITS = 100_000
 MAX_OUTPUT_CHARS = 100_000_000
 MAX_SECONDS = 30.0
-MAX_TEMPLATE_BYTES = 1_000_000
-_TOO_DEEP = "templates include each other too deeply (does one include itself?)"
-
-
-class OverBudget(Exception):
-    """A template went past one of the bounds of this module."""
 
 
 class _Budget:
     def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
         self.deadline = time.monotonic() + seconds
         self.steps = 0
         self.chars = 0
@@ -63,6 +61,16 @@ class _Budget:
         self.steps += steps
         if self.steps > MAX_RANGE_STEPS:
             raise OverBudget(f"the template counts past {MAX_RANGE_STEPS:,} with range()")
+
+    def tick(self) -> None:
+        """One step of repeated work: past the deadline, the render ends here."""
+        if time.monotonic() > self.deadline:
+            raise OverBudget(f"the render takes more than {self.seconds:g} seconds")
+
+    def counted(self, items: Iterable[Any]) -> Iterator[Any]:
+        for item in items:
+            self.tick()
+            yield item
 
 
 _CURRENT: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("template_budget", default=None)
@@ -76,15 +84,57 @@ def _range(*args: int) -> range:
     return numbers
 
 
+# The filter that counts a loop's items; a space keeps any template from naming it.
+_COUNTED = "budget counted"
+
+
+@jinja2.pass_context  # takes the context, so Jinja never runs it while compiling (constant folding)
+def _counted(context: jinja2.runtime.Context, items: Iterable[Any]) -> Iterable[Any]:
+    budget = _CURRENT.get()
+    return items if budget is None else budget.counted(items)
+
+
+# The filter that checks what a '~' joined (a text doubled in a loop grows past any memory).
+_CONCAT = "budget concat"
+
+
+@jinja2.pass_context  # as _counted: never run while compiling
+def _concat(context: jinja2.runtime.Context, text: Any) -> Any:
+    return _joined_within("~", text)
+
+
+def _joined_within(operator_name: str, value: Any) -> Any:
+    """``value``, made by joining two values, unless it is longer than a whole document may be."""
+    if isinstance(value, (str, list, tuple)) and len(value) > MAX_OUTPUT_CHARS:
+        raise OverBudget(
+            f"'{operator_name}' makes a value of {len(value):,} letters or items; the bound is {MAX_OUTPUT_CHARS:,}"
+        )
+    return value
+
+
+class _Rewrite(NodeTransformer):
+    """Puts the budget's checks into a template's syntax tree (``BudgetedEnvironment._parse``)."""
+
+    def visit_For(self, node: nodes.For) -> nodes.Node:
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, _COUNTED, [], [], None, None, lineno=node.iter.lineno)
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        self.generic_visit(node)
+        return nodes.Filter(node, _CONCAT, [], [], None, None, lineno=node.lineno)
+
+
 def _sized(value: Any) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
         raise OverBudget(f"a number of more than {MAX_INT_BITS:,} bits")
 
 
 class BudgetedEnvironment(ImmutableSandboxedEnvironment):
-    """The sandbox, with ``*`` and ``**`` checked for size before they run and a counted ``range``."""
+    """The sandbox, with ``*`` and ``**`` checked for size before they run, a counted ``range``,
+    and the clock checked at each loop's item, each call and each filter or test applied by name."""
 
-    intercepted_binops = frozenset(["*", "**", "%"])
+    intercepted_binops = frozenset(["*", "**", "%", "+"])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -94,6 +144,30 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
             if name in self.filters:
                 self.filters[name] = _checked(self.filters[name], method)
         self.filters["format"] = _checked_percent(self.filters["format"])
+        self.filters[_COUNTED] = _counted
+        self.filters[_CONCAT] = _concat
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """The template's syntax tree, each ``for`` loop taking its items through ``_counted``
+        and each ``~`` handing what it joined to ``_concat``."""
+        tree = _Rewrite().visit(super()._parse(source, name, filename))
+        assert isinstance(tree, nodes.Template)
+        tree.set_environment(self)
+        return tree
+
+    def call_filter(self, name: str, value: Any, *args: Any, **kwargs: Any) -> Any:
+        """A filter applied by name (``map("upper")``): once for each item of a value."""
+        budget = _CURRENT.get()
+        if budget is not None:
+            budget.tick()
+        return super().call_filter(name, value, *args, **kwargs)
+
+    def call_test(self, name: str, value: Any, *args: Any, **kwargs: Any) -> Any:
+        """A test applied by name (``select("odd")``): once for each item of a value."""
+        budget = _CURRENT.get()
+        if budget is not None:
+            budget.tick()
+        return super().call_test(name, value, *args, **kwargs)
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         """``str.format`` and ``str.format_map`` as the sandbox runs them, each field checked."""
@@ -108,18 +182,26 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
             if value.__name__ == "format_map":
                 if kwargs or len(args) != 1:
                     raise TypeError("format_map() takes exactly one argument")
-                kwargs = args[0]
-                args = ()
+                return type(text)(formatter.vformat(text, (), args[0]))
             return type(text)(formatter.vformat(text, args, kwargs))
 
         return wrapper
 
     def call(self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        """Every call a template makes: a macro, ``caller()``, ``loop()``, a method."""
+        budget = _CURRENT.get()
+        if budget is not None:
+            budget.tick()
+            if isinstance(__obj, LoopContext) and args:  # a recursive loop's next level: counted too
+                args = (budget.counted(args[0]), *args[1:])
         owner = getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "")
         if isinstance(owner, str) and name in _GROWING:
             _check_growth(name, owner, args, kwargs)
-        return super().call(__context, __obj, *args, **kwargs)
+        made = super().call(__context, __obj, *args, **kwargs)
+        if isinstance(made, str) and len(made) > MAX_OUTPUT_CHARS:  # a macro that doubles its output
+            raise OverBudget(f"the document grows past {MAX_OUTPUT_CHARS:,} characters")
+        return made
 
     def call_binop(self, context: jinja2.runtime.Context, operator_name: str, left: Any, right: Any) -> Any:
         if operator_name == "*":
@@ -132,6 +214,8 @@ class BudgetedEnvironment(ImmutableSandboxedEnvironment):
             if isinstance(left, str):
                 _check_percent(left, right)
             result = operator.mod(left, right)
+        elif operator_name == "+":
+            result = _joined_within("+", operator.add(left, right))
         else:
             bits = max(left.bit_length(), 1) * right if isinstance(left, int) and isinstance(right, int) else 0
             if bits > MAX_INT_BITS:
@@ -259,118 +343,22 @@ class _BudgetedEscapeFormatter(_BudgetedFormatter, SandboxedEscapeFormatter):
     """The same, for a ``Markup`` format string (its values escaped)."""
 
 
-class TextLoader(jinja2.FileSystemLoader):
-    """Templates from folders, each a UTF-8 text file of at most ``MAX_TEMPLATE_BYTES``."""
-
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        for folder in self.searchpath:
-            path = Path(folder) / template
-            if path.is_file():
-                break
-        else:
-            return super().get_source(environment, template)  # raises TemplateNotFound
-        try:
-            raw = read_file(path, MAX_TEMPLATE_BYTES)
-        except TooLarge as exc:
-            raise InputError(
-                f"the template is {exc.size:,} bytes; a template is at most {MAX_TEMPLATE_BYTES:,}",
-                file=path,
-            ) from None
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                "the template is not UTF-8 text",
-                file=path,
-                details=[
-                    ErrorDetail(
-                        message=f"byte {exc.start} cannot be decoded",
-                        line=raw[: exc.start].count(b"\n") + 1,
-                        hint="a template folder holds only .html and .css text files",
-                    )
-                ],
-            ) from None
-        return super().get_source(environment, template)
-
-
 def render(env: jinja2.Environment, name: str, context: dict[str, Any], seconds: float | None = None) -> str:
     """Render template ``name`` within the budget; any failure is an ``InputError`` naming the place."""
     budget = _Budget(MAX_SECONDS if seconds is None else seconds)
     token = _CURRENT.set(budget)
-    watchdog = _Watchdog(budget.deadline)
     try:
-        try:
-            parts = []
-            for piece in env.get_template(name).generate(context):
-                budget.chars += len(piece)
-                if budget.chars > MAX_OUTPUT_CHARS:
-                    raise OverBudget(f"the document grows past {MAX_OUTPUT_CHARS:,} characters")
-                if time.monotonic() > budget.deadline:
-                    raise OverBudget(f"the render takes more than {MAX_SECONDS:g} seconds")
-                parts.append(piece)
-        finally:
-            fired = watchdog.stop()
-        if fired:
-            raise OverBudget(f"the render takes more than {MAX_SECONDS:g} seconds")
-        return "".join(parts)
-    except InputError:
-        raise
-    except RecursionError as exc:
-        raise _located(exc, name, _TOO_DEEP) from None
-    except (OverBudget, jinja2.TemplateError, Exception) as exc:
-        raise _located(exc, name) from None
+        return rendered(name, lambda: _within(budget, env.get_template(name).generate(context)))
     finally:
         _CURRENT.reset(token)
 
 
-def _located(exc: BaseException, name: str, message: str | None = None) -> InputError:
-    """The error as the user meets it: the template file and line, and what went wrong there."""
-    where: str | None = getattr(exc, "filename", None)
-    line: int | None = getattr(exc, "lineno", None)
-    if where is None:
-        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-            if frame.filename.endswith((".html", ".css", ".htm", ".txt")) or "/templates/" in frame.filename:
-                where, line = frame.filename, frame.lineno
-                break
-    text = message or str(getattr(exc, "message", None) or exc)
-    if isinstance(exc, OverBudget) and not text:  # raised by the watchdog, without a message
-        text = f"the render takes more than {MAX_SECONDS:g} seconds"
-    if not isinstance(exc, (OverBudget, jinja2.TemplateError)) and message is None:
-        text = f"{type(exc).__name__}: {text}"
-    hint = "a template may do at most a bounded amount of work" if isinstance(exc, OverBudget) else None
-    return InputError(
-        "a template cannot be used",
-        file=Path(where or name),
-        details=[ErrorDetail(message=text, line=line, hint=hint)],
-    )
-
-
-class _Watchdog:
-    """Interrupts the rendering thread at the deadline, for loops that write nothing (CPython)."""
-
-    def __init__(self, deadline: float) -> None:
-        self.thread_id = threading.get_ident()
-        self.lock = threading.Lock()
-        self.active = True
-        self.fired = False
-        self.timer: threading.Timer | None = None
-        if sys.implementation.name == "cpython":
-            self.timer = threading.Timer(max(deadline - time.monotonic(), 0), self._fire)
-            self.timer.daemon = True
-            self.timer.start()
-
-    def _fire(self) -> None:
-        with self.lock:
-            if self.active:
-                self.fired = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread_id), ctypes.py_object(OverBudget))
-
-    def stop(self) -> bool:
-        """Stop watching; whether the deadline passed (a pending interruption is withdrawn)."""
-        if self.timer is not None:
-            self.timer.cancel()
-        with self.lock:
-            self.active = False
-            if self.fired:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread_id), None)
-            return self.fired
+def _within(budget: _Budget, pieces: Iterable[str]) -> str:
+    parts = []
+    for piece in pieces:
+        budget.chars += len(piece)
+        if budget.chars > MAX_OUTPUT_CHARS:
+            raise OverBudget(f"the document grows past {MAX_OUTPUT_CHARS:,} characters")
+        budget.tick()
+        parts.append(piece)
+    return "".join(parts)

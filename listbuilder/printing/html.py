@@ -20,9 +20,10 @@ import jinja2
 from listbuilder import __version__
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.printing import budget
-from listbuilder.printing.budget import BudgetedEnvironment, TextLoader
+from listbuilder.printing.budget import BudgetedEnvironment
 from listbuilder.printing.pages import Card, ReferenceSheet, Roster
 from listbuilder.printing.templatecache import template_cache
+from listbuilder.printing.templating import TextLoader, render_trusted
 from listbuilder.rules.catalog import shipped_root
 
 Paper = Literal["a4", "letter"]
@@ -68,30 +69,40 @@ def font_faces(embed: bool) -> str:
 
 @lru_cache(maxsize=16)  # per template folder; bounded, for a server that is handed many
 def environment(user_templates: Path | None = None) -> jinja2.Environment:
-    """A sandboxed Jinja environment: the user's templates first, then the built-in ones.
+    """The Jinja environment for a template folder: the user's templates first, then the built-in ones.
 
+    The built-in templates alone are listbuilder's own code: a plain environment renders them.
+    With a user's folder every template renders in the sandbox, within a budget of work
+    (``budget.py``), the built-in ones too (they include the user's pieces, and the user's theirs).
     Cached per template folder, so a process that renders many documents compiles each
     template once (Jinja still notices a template file that changes on disk), and compiled
     templates are kept between processes (``templatecache.py``)."""
-    folders = [builtin_templates()]
-    if user_templates is not None:
+    options: dict[str, Any] = {
+        "autoescape": True,
+        "undefined": jinja2.StrictUndefined,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+    }
+    if user_templates is None:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(builtin_templates())),
+            # compiled templates kept between runs, in a folder private to the user (templatecache.py)
+            bytecode_cache=template_cache(Path(__file__), kind="trusted"),
+            **options,
+        )
+    else:
         if not user_templates.is_dir():
             raise InputError(
                 "no such template folder",
                 file=user_templates,
                 details=[ErrorDetail(message="a template folder holds .html and .css files")],
             )
-        folders.insert(0, user_templates)
-    env = BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)
-        loader=TextLoader([str(f) for f in folders]),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        # compiled templates kept between runs, in a folder private to the user (templatecache.py)
-        # budget.py too: the operators its sandbox checks are compiled into the templates as calls
-        bytecode_cache=template_cache(Path(__file__), Path(budget.__file__)),
-    )
+        env = BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)
+            loader=TextLoader([str(user_templates), str(builtin_templates())]),
+            # budget.py too: the checks it makes are compiled into the templates as calls
+            bytecode_cache=template_cache(Path(__file__), Path(budget.__file__), kind="budgeted"),
+            **options,
+        )
     env.filters["number"] = lambda n: f"{n:,}"
     env.filters["amount_unit"] = lambda n, measure: measure.of(n)
     # "units[3] Old Mother" is for terminals and JSON; on paper the name is enough.
@@ -139,4 +150,6 @@ def render_template(name: str, context: dict[str, Any], user_templates: Path | N
 
 
 def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
-    return budget.render(env, name, context)
+    if isinstance(env, BudgetedEnvironment):
+        return budget.render(env, name, context)
+    return render_trusted(env, name, context)

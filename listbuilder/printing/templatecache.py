@@ -102,14 +102,16 @@ class PrivateBytecodeCache(BytecodeCache):
             os.close(fd)
 
 
-def template_cache(*environment_code: Path) -> PrivateBytecodeCache | None:
+def template_cache(*environment_code: Path, kind: str = "") -> PrivateBytecodeCache | None:
     """The bytecode cache for environments configured by the modules ``environment_code`` (None
-    when off): every module whose code shapes what a template compiles to belongs there."""
+    when off): every module whose code shapes what a template compiles to belongs there. ``kind``
+    tells environments apart that compile the same template differently (the built-in templates
+    alone, and within a user's folder under the budget), so neither runs the other's code."""
     folder = cache_dir()
     if folder is None or not supported():
         return None
     own = Path(__file__)
-    h = hashlib.sha256(f"{__version__}\0{jinja2.__version__}\0{sys.version_info[:2]}".encode())
+    h = hashlib.sha256(f"{kind}\0{__version__}\0{jinja2.__version__}\0{sys.version_info[:2]}".encode())
     for code in (own, *environment_code):
         with contextlib.suppress(OSError):
             h.update(code.read_bytes())

@@ -1,5 +1,6 @@
 """What the web builder's pages share: the site (folder, catalogs, token), reading a posted form,
-redirects, downloads, error pages, and running a library call off the event loop.
+redirects, downloads, error pages, and running a library call off the event loop. No page is
+rendered on the event loop: ``Site.page`` asked for there renders its template on a worker thread.
 
 ``app.py`` builds the routes from the handler modules (``lists``, ``builder``, ``sheets``); each of
 those imports these helpers, never the app, so the app and its handlers form no circle.
@@ -16,6 +17,7 @@ from urllib.parse import quote, urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from listbuilder import api
 from listbuilder.errors import InputError, ListbuilderError, shown
@@ -44,7 +46,8 @@ class Site:
         self.token = token
 
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
-        """Render ``web/NAME`` with what every page needs (the token, read-only, the folder)."""
+        """Render ``web/NAME`` with what every page needs (the token, read-only, the folder): now,
+        on a handler's worker thread; asked for on the event loop, on a worker thread as it is sent."""
         base = {
             "token": self.token,
             "read_only": self.read_only,
@@ -53,8 +56,41 @@ class Site:
             "error": None,
             "conflict": False,
         }
-        html = api.render_page(f"web/{name}", {**base, **context}, self.templates)
-        return Response(html, status_code=status, media_type="text/html; charset=utf-8")
+        values = {**base, **context}
+
+        def html() -> str:
+            return api.render_page(f"web/{name}", values, self.templates)
+
+        if not _on_event_loop():  # a handler's work on a worker thread already: render it here
+            return Response(html(), status_code=status, media_type=HTML)
+        return _Page(html, status)
+
+
+HTML = "text/html; charset=utf-8"
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # no loop runs on this thread: a worker's
+        return False
+    return True
+
+
+class _Page(Response):
+    """A page asked for on the event loop: its template renders when it is sent, on a worker
+    thread (``blocking``), so no page is ever rendered on the loop. Its headers can be set before."""
+
+    def __init__(self, html: Callable[[], str], status: int) -> None:
+        self.html: Callable[[], str] | None = html
+        super().__init__(b"", status_code=status, media_type=HTML)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.html is not None:
+            self.body = self.render(await blocking(self.html))
+            self.html = None
+            self.headers["content-length"] = str(len(self.body))
+        await super().__call__(scope, receive, send)
 
 
 Endpoint = Callable[[Request], Any]
