@@ -26,7 +26,7 @@ def driver_output(args: Sequence[str], compare: Callable[[Path, Path], str]) -> 
             details=[ErrorDetail(message=f"got {len(args)}", hint="set it up as the README says")],
         )
     path, old, new = args[0], Path(args[1]), Path(args[4])
-    header = f"listbuilder diff a/{path} b/{path}"
+    header = f"listbuilder diff a/{path} b/{path}"  # as git heads a diff: what made it, the two sides
     for side in (old, new):  # never read a FIFO (it would hang) or a missing file (git passes real ones)
         if str(side) != NULL and not side.is_file():
             what = "does not exist" if not side.exists() else "is not a regular file"
