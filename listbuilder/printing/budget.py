@@ -15,7 +15,8 @@ in the template folder used to hang or end with exit code 4. Under this budget e
   makes (a macro, ``caller()``, a method) and every filter or test that ``map``, ``select`` and
   their kin apply by name. Those are the only ways a template repeats work: each other step
   (a filter, an operator) works once on a value the bounds above keep small. So no thread is
-  started and nothing is ever interrupted from outside (``_parse`` puts the check in each loop);
+  started and nothing is ever interrupted from outside (``_parse`` puts the checks of each loop
+  and each ``~`` into the template's code);
 - reads templates that are UTF-8 text files of at most ``MAX_TEMPLATE_BYTES`` (``templating.py``).
 
 Every failure inside a template (a budget, a Python error such as a division by zero, a
@@ -131,8 +132,9 @@ def _sized(value: Any) -> None:
 
 
 class BudgetedEnvironment(ImmutableSandboxedEnvironment):
-    """The sandbox, with ``*`` and ``**`` checked for size before they run, a counted ``range``,
-    and the clock checked at each loop's item, each call and each filter or test applied by name."""
+    """The sandbox, with ``*``, ``**`` and ``%`` checked for size before they run and ``+`` and ``~``
+    after, a counted ``range``, and the clock checked at each loop's item, each call and each
+    filter or test applied by name."""
 
     intercepted_binops = frozenset(["*", "**", "%", "+"])
 
