@@ -172,3 +172,29 @@ def test_every_record_an_action_returns_has_its_json(books, rules, report, tmp_p
     listed = [json.loads(json.dumps(s.as_json())) for s in api.systems(books)]
     ms = next(s for s in listed if s["id"] == "might-skirmish")
     assert ms["costed_in"] == "points" and ms["standard_game"] == 100 and "Zombie Family" in ms["factions"]
+
+
+def test_the_api_refuses_what_the_cli_refuses(tmp_path):
+    from listbuilder import api
+    from listbuilder.errors import InputError
+
+    books = api.open_catalogs([])
+    ms = books.get("might-skirmish")
+    cases = [
+        (lambda: api.create_list(books, "might-skirmish", tmp_path / "a.yaml", None, 10, "figures"), "not figures"),
+        (lambda: api.limit_option(10, 20), "give the limit in points or in figures, not both"),
+        (lambda: api.list_file_name(ms, "🧟"), "cannot make a file name"),
+        (lambda: api.diff_files(ZOMBIES, EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books), "different rule"),
+        (lambda: api.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these stats cannot be used"),
+        (lambda: api.price(ms, {}), "give the stats of the unit to price"),
+        (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", ["cover=none", "cover=partial"]), "twice"),
+    ]
+    for call, expected in cases:
+        with pytest.raises(InputError) as caught:
+            call()
+        assert expected in caught.value.render(), caught.value.render()
+    assert not (tmp_path / "a.yaml").exists()
+    assert api.limit_option(None, 20) == (20, "figures") and api.limit_option(None, None) == (None, None)
+    assert api.list_file_name(ms, "ゾンビ家族").name == "ゾンビ家族.yaml"
+    changed = api.price(ms, api.parse_stat_options(ms, ["--might", "3"]), "Hunter")
+    assert changed.unit.name == "Hunter with Might 3" and changed.total == 3 and changed.as_json()["total"] == 3

@@ -255,3 +255,10 @@ def test_every_constraint_kind_carries_its_check_and_linear_form():
         checks = kind.unit_problems if issubclass(kind, UnitRule) else kind.check
         assert checks is not ForceRule.check and checks is not UnitRule.unit_problems, kind
         assert kind.encode is not ForceRule.encode, f"{_kind(kind)} has no linear form for the list doctor"
+
+
+def test_the_readme_counts_five_rule_sets_and_one_variant(cli):
+    readme = (ROOT / "README.md").read_text()
+    assert "Five rule sets ship with it" in readme and "one variant of them, `might-skirmish-150`" in readme
+    listed = [line.split()[0] for line in cli("systems").stdout.splitlines()[1:]]
+    assert len(listed) == 6 and "might-skirmish-150" in listed

@@ -1,7 +1,13 @@
-"""A hostile review of user catalog folders, as a user sets them up: given twice, or misnamed."""
+"""User catalog folders (``--catalogs``, ``LISTBUILDER_CATALOGS``) as a user sets them up: a folder
+given twice is read once, and a misnamed, misplaced or unreadable file is reported by name, never
+skipped without a word."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
 from conftest import CATALOGS, EXAMPLES
 
 ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
@@ -64,3 +70,62 @@ def test_a_unit_name_in_another_unicode_form_is_the_same_unit(cli, tmp_path, wri
     added = cli("add", "--catalogs", tmp_path / "club", path, decomposed)
     assert added.exit_code == 0, added.stderr
     assert "40 of 100 points, 3 fighters" in added.stdout
+
+
+FACTION = "faction: Club\nunits:\n  - name: Tin Golem\n    class: Mech\n    might: 15\n"
+
+
+@pytest.mark.parametrize(
+    ("layout", "named", "expected"),
+    [
+        ({"might-skirmish/factions/club.yml": FACTION}, "might-skirmish/factions/club.yml", "rename it to club.yaml"),
+        ({"might-skirmish/faction/club.yaml": FACTION}, "might-skirmish/faction", "rename it to factions"),
+        (
+            {"club/units.yaml": FACTION},
+            "club",
+            "this folder holds neither system.yaml (a rule set) nor factions/ (factions for one)",
+        ),
+        ({"might-skirmish/factions/notes.txt": "x"}, "might-skirmish/factions/notes.txt", "move it out"),
+    ],
+)
+def test_a_misnamed_file_or_folder_in_a_user_catalog_is_reported(cli, tmp_path, layout, named, expected):
+    for rel, text in layout.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    result = cli("catalog", "might-skirmish", "--catalogs", tmp_path)
+    assert result.exit_code == 2
+    assert str(tmp_path / named) in result.stderr and expected in result.stderr, result.stderr
+
+
+def test_a_well_formed_user_catalog_still_adds_its_units(cli, tmp_path):
+    (tmp_path / "might-skirmish" / "factions").mkdir(parents=True)
+    (tmp_path / "might-skirmish" / "factions" / "club.yaml").write_text(FACTION, encoding="utf-8")
+    result = cli("catalog", "might-skirmish", "--faction", "Club", "--catalogs", tmp_path)
+    assert result.exit_code == 0 and "Tin Golem" in result.stdout and "15 points" in result.stdout
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_catalog_file_is_reported(cli, tmp_path):
+    faction = tmp_path / "might-skirmish" / "factions" / "club.yaml"
+    faction.parent.mkdir(parents=True)
+    faction.write_text(FACTION, encoding="utf-8")
+    faction.chmod(0)
+    try:
+        result = cli("catalog", "might-skirmish", "--catalogs", tmp_path)
+    finally:
+        faction.chmod(0o644)
+    assert result.exit_code == 2 and "cannot be read (permission denied)" in result.stderr
+
+
+def test_an_unreadable_catalog_file_is_reported_even_where_tests_run_as_root(cli, tmp_path, monkeypatch):
+    # Root reads any file, so the permission is taken away where the check asks for it.
+    from listbuilder.rules import userfolders
+
+    faction = tmp_path / "might-skirmish" / "factions" / "club.yaml"
+    faction.parent.mkdir(parents=True)
+    faction.write_text(FACTION, encoding="utf-8")
+    real = os.access
+    monkeypatch.setattr(userfolders.os, "access", lambda p, mode: real(p, mode) and Path(p) != faction)
+    result = cli("catalog", "might-skirmish", "--catalogs", tmp_path)
+    assert result.exit_code == 2
+    assert f"{faction}: this catalog file cannot be read (permission denied)" in result.stderr
