@@ -164,11 +164,27 @@ def test_every_record_an_action_returns_has_its_json(books, rules, report, tmp_p
     )
     data = json.loads(json.dumps(edited.as_json()))
     assert data["file"] == str(ZOMBIES) and data["changed"] is True
-    assert data["list"] == edited.report.as_json() and data["list"]["total"] == report.total + 3  # Might 3
+    # The Zombie Family (98 points, 14 fighters: 2x10 + 4x5 + 2x4 + 2x3 + 8 + 9 + 20 + 7, cost =
+    # Might, source 004 line 48) with one Crow Swarm more (Might 3): 101 of 100 points, 15 fighters,
+    # so the points limit breaks by 1 and nothing else (11 basic of 15 is at least half; one rare).
+    listed = data["list"]
+    assert {k: listed[k] for k in ("system", "name", "legal", "total", "limit", "unit")} == {
+        "system": "might-skirmish",
+        "name": "Zombie Family",
+        "legal": False,
+        "total": 101,
+        "limit": 100,
+        "unit": "points",
+    }
+    assert [(p["rule_id"], p["message"]) for p in listed["problems"]] == [
+        ("points-limit", "1 point over the 100-point limit (101 of 100)")
+    ]
     diff = json.loads(json.dumps(api.diff_lists(report, mash).as_json()))
-    assert diff["total_change"] == mash.total - report.total
-    assert {u["name"] for u in diff["units"]} >= {"Hunter"} and diff["verdict"] == {"before": True, "after": False}
-    assert all(p["rule_id"] for p in diff["now_breaks"])
+    # Monster Mash: 2x20 + 20 + 3x8 + 3x10 = 114, so 16 more than the Zombie Family's 98
+    assert diff["total"] == {"before": 98, "after": 114} and diff["total_change"] == 16
+    assert {u["name"]: u["cost_change"] for u in diff["units"]}["Hunter"] == 10  # 2 -> 3 Hunters at Might 10
+    assert diff["verdict"] == {"before": True, "after": False}
+    assert [p["rule_id"] for p in diff["now_breaks"]] == ["points-limit", "half-basic", "max-rare"]
     listed = [json.loads(json.dumps(s.as_json())) for s in api.systems(books)]
     ms = next(s for s in listed if s["id"] == "might-skirmish")
     assert ms["costed_in"] == "points" and ms["standard_game"] == 100 and "Zombie Family" in ms["factions"]
