@@ -87,7 +87,7 @@ def test_points_table(cli):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == f"Zombie Family · Might Skirmish · {ZOMBIES}"
-    assert lines[2].split() == ["1", "Hunter", "2", "10", "20"]  # counted from 1, as a player counts (issue 15)
+    assert lines[2].split() == ["1", "Hunter", "2", "10", "20"]  # counted from 1, as a player counts
     assert lines[-2].split() == ["total", "98", "of", "100"]
 
 

@@ -1,4 +1,4 @@
-"""Output paths (issue 9, class 3): an output is a regular file or nothing, and never an input.
+"""Output paths: an output is a regular file or nothing, and never an input.
 
 Each test points a command's ``-o`` at something a user could meet (a FIFO, ``/dev/full``, a
 folder, the list itself through a link or another spelling, a template, a catalog file) and

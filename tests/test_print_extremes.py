@@ -1,4 +1,4 @@
-"""Print keeps every unit's name, stats and the total on the page, whatever the input (issue 9).
+"""Print keeps every unit's name, stats and the total on the page, whatever the input.
 
 Each test renders a real PDF of a hostile but legal-to-read list and reads it back with
 pdftotext (poppler-utils): long names wrap or are cut with an ellipsis, huge numbers wrap in

@@ -1,4 +1,4 @@
-"""One statline grammar (issue 8): what ``catalog`` prints, ``cost`` and ``odds`` read, text export
+"""One statline grammar: what ``catalog`` prints, ``cost`` and ``odds`` read, text export
 writes and import reads back, so a player learns one form.
 
 Costs are speed-range-power's formula (catalogs/speed-range-power/system.yaml, source lines

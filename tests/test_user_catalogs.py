@@ -23,7 +23,8 @@ def _club(tmp_path, folder: str = "might-skirmish"):  # type: ignore[no-untyped-
 
 def test_one_catalog_folder_given_twice_is_read_once(cli, tmp_path):
     # LISTBUILDER_CATALOGS set in the shell and --catalogs on the line, or one folder spelt two
-    # ways: it used to be read twice, and its own units were 'already used in the faction Club'.
+    # ways: it is read once, or its own units would clash with themselves ('already used in the
+    # faction Club').
     club = _club(tmp_path)
     for args, env in (
         (["--catalogs", club, "--catalogs", f"{club}/"], None),
@@ -54,7 +55,8 @@ def test_factions_for_a_misspelt_rule_set_are_reported_by_every_command(cli, tmp
 
 def test_a_unit_name_in_another_unicode_form_is_the_same_unit(cli, tmp_path, write_list):
     # 'Café' typed as C-a-f-e + a combining acute (as macOS writes it) is the catalog's 'Café':
-    # it used to be 'no unit 'Café Golem' (did you mean 'Café Golem'?)'.
+    # names are compared in one Unicode form, or it would be 'no unit 'Café Golem' (did you mean
+    # 'Café Golem'?)'.
     import unicodedata
 
     factions = tmp_path / "club" / "might-skirmish" / "factions"
