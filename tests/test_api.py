@@ -194,9 +194,36 @@ def test_export_yaml_is_a_clean_list_file(books):
     assert "might:" in embedded and api.check_text(embedded, books).total == report.total
 
 
+# The Zombie Family and the Monster Mash, costed by hand from the catalog (might-skirmish:
+# cost = Might, source 004 line 48; catalogs/might-skirmish/factions/zombie-family.yaml gives
+# Hunter 10, Shambler 5, Rotting Hound 4, Crow Swarm 3, Grave Digger 8, Blunderbuss Uncle 9,
+# Grandpa Bones 20, Cousin Sniper 7; the Mash's custom Old Mother is Might 20):
+#   Zombie Family: 2x10 + 4x5 + 2x4 + 2x3 + 8 + 9 + 20 + 7 = 98
+#   Monster Mash:  2x20 + 20 + 3x8 + 3x10 = 114
+# and each unit's change from the one to the other: (name, before, after, cost change)
+ZOMBIES_TO_MASH = [
+    ("Hunter", 2, 3, 10),
+    ("Shambler", 4, 0, -20),
+    ("Rotting Hound", 2, 0, -8),
+    ("Crow Swarm", 2, 0, -6),
+    ("Grave Digger", 1, 3, 16),
+    ("Blunderbuss Uncle", 1, 0, -9),
+    ("Grandpa Bones", 1, 2, 20),
+    ("Cousin Sniper", 1, 0, -7),
+    ("Old Mother", 0, 1, 20),
+]
+
+
 def test_diff_lists(books):
     d = api.diff_files(ZOMBIES, MASH, books)
-    assert d.total_change == api.check_list(MASH, books).total - api.check_list(ZOMBIES, books).total
+    data = d.as_json()
+    assert data["total"] == {"before": 98, "after": 114} and d.total_change == 16  # 114 - 98
+    assert [(u["name"], u["before"], u["after"], u["cost_change"]) for u in data["units"]] == ZOMBIES_TO_MASH
+    assert sum(change for *_, change in ZOMBIES_TO_MASH) == 16
+    # the Mash breaks the limit (114 of 100), half basic (3 basic of 9: Hunter x3) and two rare at most
+    # (Grandpa Bones x2 and Old Mother are Monsters): the three rules of might-skirmish it breaks
+    assert [p["rule_id"] for p in data["now_breaks"]] == ["points-limit", "half-basic", "max-rare"]
+    assert data["verdict"] == {"before": True, "after": False}
 
 
 def test_odds_of_one_matchup(books):

@@ -164,11 +164,53 @@ def test_every_record_an_action_returns_has_its_json(books, rules, report, tmp_p
     )
     data = json.loads(json.dumps(edited.as_json()))
     assert data["file"] == str(ZOMBIES) and data["changed"] is True
-    assert data["list"] == edited.report.as_json() and data["list"]["total"] == report.total + 3  # Might 3
+    # The Zombie Family (98 points, 14 fighters: 2x10 + 4x5 + 2x4 + 2x3 + 8 + 9 + 20 + 7, cost =
+    # Might, source 004 line 48) with one Crow Swarm more (Might 3): 101 of 100 points, 15 fighters,
+    # so the points limit breaks by 1 and nothing else (11 basic of 15 is at least half; one rare).
+    listed = data["list"]
+    assert {k: listed[k] for k in ("system", "name", "legal", "total", "limit", "unit")} == {
+        "system": "might-skirmish",
+        "name": "Zombie Family",
+        "legal": False,
+        "total": 101,
+        "limit": 100,
+        "unit": "points",
+    }
+    assert [(p["rule_id"], p["message"]) for p in listed["problems"]] == [
+        ("points-limit", "1 point over the 100-point limit (101 of 100)")
+    ]
     diff = json.loads(json.dumps(api.diff_lists(report, mash).as_json()))
-    assert diff["total_change"] == mash.total - report.total
-    assert {u["name"] for u in diff["units"]} >= {"Hunter"} and diff["verdict"] == {"before": True, "after": False}
-    assert all(p["rule_id"] for p in diff["now_breaks"])
+    # Monster Mash: 2x20 + 20 + 3x8 + 3x10 = 114, so 16 more than the Zombie Family's 98
+    assert diff["total"] == {"before": 98, "after": 114} and diff["total_change"] == 16
+    assert {u["name"]: u["cost_change"] for u in diff["units"]}["Hunter"] == 10  # 2 -> 3 Hunters at Might 10
+    assert diff["verdict"] == {"before": True, "after": False}
+    assert [p["rule_id"] for p in diff["now_breaks"]] == ["points-limit", "half-basic", "max-rare"]
     listed = [json.loads(json.dumps(s.as_json())) for s in api.systems(books)]
     ms = next(s for s in listed if s["id"] == "might-skirmish")
     assert ms["costed_in"] == "points" and ms["standard_game"] == 100 and "Zombie Family" in ms["factions"]
+
+
+def test_the_api_refuses_what_the_cli_refuses(tmp_path):
+    from listbuilder import api
+    from listbuilder.errors import InputError
+
+    books = api.open_catalogs([])
+    ms = books.get("might-skirmish")
+    cases = [
+        (lambda: api.create_list(books, "might-skirmish", tmp_path / "a.yaml", None, 10, "figures"), "not figures"),
+        (lambda: api.limit_option(10, 20), "give the limit in points or in figures, not both"),
+        (lambda: api.list_file_name(ms, "🧟"), "cannot make a file name"),
+        (lambda: api.diff_files(ZOMBIES, EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books), "different rule"),
+        (lambda: api.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these stats cannot be used"),
+        (lambda: api.price(ms, {}), "give the stats of the unit to price"),
+        (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", ["cover=none", "cover=partial"]), "twice"),
+    ]
+    for call, expected in cases:
+        with pytest.raises(InputError) as caught:
+            call()
+        assert expected in caught.value.render(), caught.value.render()
+    assert not (tmp_path / "a.yaml").exists()
+    assert api.limit_option(None, 20) == (20, "figures") and api.limit_option(None, None) == (None, None)
+    assert api.list_file_name(ms, "ゾンビ家族").name == "ゾンビ家族.yaml"
+    changed = api.price(ms, api.parse_stat_options(ms, ["--might", "3"]), "Hunter")
+    assert changed.unit.name == "Hunter with Might 3" and changed.total == 3 and changed.as_json()["total"] == 3

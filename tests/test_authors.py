@@ -1,4 +1,4 @@
-"""Issue 22, as a rule-set author meets it: two rule sets of their own, and texts that follow their numbers.
+"""Writing a rule set, as an author meets it: two rule sets of their own, and texts that follow their numbers.
 
 ``tests/authors/`` holds what the author wrote: ``goblins`` (a sixth game) and ``srp-house`` (a
 variant of speed-range-power at 5 points per Power, one leader in five). The base's sentences
@@ -260,7 +260,7 @@ def test_catalogs_shipped_with_placeholders_cite_the_lines_their_numbers_come_fr
     assert "count: 16\n    source: line 48" in might
 
 
-# --- the ten things that failed the author (issue 22, 1-10) -----------------------------------
+# --- where an author stops: each place a first rule set goes wrong, and what they are told ------
 
 
 def author_copy(tmp_path: Path, name: str = "goblins") -> Path:

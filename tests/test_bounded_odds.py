@@ -1,8 +1,8 @@
-"""Bounded work for odds (issue 9, class 4): no statline or list makes odds run for minutes.
+"""Bounded work for odds: no statline or list makes odds run for minutes.
 
-A Power 900 custom unit made ``odds`` and ``render --vs`` take minutes and gigabytes, Power 1000
-ended in a ``RecursionError`` (exit 4), a deathzap unit of 100,000 figures never finished.
-Each now answers in about a second: exactly within the bounds of ``odds.bounds``, and past one
+Without bounds a Power 900 custom unit makes ``odds`` and ``render --vs`` take minutes and
+gigabytes, Power 1000 ends in a ``RecursionError`` (exit 4), and a deathzap unit of 100,000 figures
+never finishes. Each answers in about a second: exactly within the bounds of ``odds.bounds``, and past one
 with exit code 2 naming the bound. Both sides of each bound are tested.
 """
 

@@ -1,4 +1,4 @@
-"""The rule-set cache (issue 9, class 2; issue 8's one cache): plain data only, never code.
+"""The rule-set cache, one for everything a rule set loads: plain data only, never code.
 
 One entry holds a rule set, its reference tables and its odds spec, keyed by every catalog byte
 and the loader's code. It is used when nothing changed, rebuilt when any byte does, and any

@@ -1,4 +1,4 @@
-"""A cache entry whose values have the wrong shape is rebuilt, never a crash (issue 19, finding 7).
+"""A cache entry whose values have the wrong shape is rebuilt, never a crash.
 
 Digests only tell a damaged file from the one written; a file rewritten whole with fresh digests
 (by hand, by another tool, by an older listbuilder) can hold strings where integers were. Every

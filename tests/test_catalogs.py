@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import textwrap
 import typing
 from pathlib import Path
@@ -274,3 +276,22 @@ def test_every_constraint_kind_carries_its_check_and_linear_form():
         checks = kind.unit_problems if issubclass(kind, UnitRule) else kind.check
         assert checks is not ForceRule.check and checks is not UnitRule.unit_problems, kind
         assert kind.encode is not ForceRule.encode, f"{_kind(kind)} has no linear form for the list doctor"
+
+
+def test_the_readme_names_the_rule_sets_that_ship(cli):
+    # The README's paragraph on what ships names each rule set and variant by id and counts them
+    # in words: the ids are the ones 'systems' lists, and the counts are theirs.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (paragraph,) = [" ".join(p.split()) for p in readme.split("\n\n") if "ship with it" in p]
+    said = re.match(
+        r"(\w+) rule sets ship with it: (.*?), and (\w+) variants? of them, (.*?); .* lists all (\w+)\.", paragraph
+    )
+    assert said, paragraph
+    systems = json.loads(cli("systems", "--json").stdout)
+    bases = sorted(s["id"] for s in systems if not s["extends"])
+    variants = sorted(s["id"] for s in systems if s["extends"])
+    assert sorted(re.findall(r"`([a-z0-9-]+)`", said.group(2))) == bases
+    assert sorted(re.findall(r"`([a-z0-9-]+)`", said.group(4))) == variants
+    words = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+    counts = [words[said.group(i).lower()] for i in (1, 3, 5)]
+    assert counts == [len(bases), len(variants), len(systems)], paragraph

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import shutil
+
+import pytest
 from conftest import EXAMPLES
+
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+
+
+@pytest.fixture
+def zombies(tmp_path):
+    """A copy of the Zombie Family example (98 of 100 points) to edit."""
+    path = tmp_path / "zombies.yaml"
+    shutil.copy(ZOMBIES, path)
+    return path
+
 
 HAND_WRITTEN = """\
 # My zombies, for Saturday's club night
@@ -73,3 +87,74 @@ def test_edit_errors_leave_the_file_alone(cli, tmp_path):
         assert result.exit_code == 2, (args, result.stdout, result.stderr)
         assert expected in result.stderr
     assert path.read_text() == HAND_WRITTEN
+
+
+# --- new: a readable file name from any script ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "file_name"),
+    [("ゾンビ家族", "ゾンビ家族.yaml"), ("Zombie Family", "zombie-family.yaml"), ("Ça va, l'Été", "ça-va-l-été.yaml")],
+)
+def test_new_names_the_file_from_a_name_in_any_script(cli, tmp_path, monkeypatch, name, file_name):
+    monkeypatch.chdir(tmp_path)
+    result = cli("new", "might-skirmish", "--name", name)
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([file_name, "might-skirmish.schema.json"])
+    assert f"name: {name}\n" in (tmp_path / file_name).read_text(encoding="utf-8")
+
+
+def test_new_asks_for_o_when_the_name_has_no_letters(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = cli("new", "might-skirmish", "--name", "🧟🧟")
+    assert result.exit_code == 2 and "choose the file with -o" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_add_names_the_unit_as_its_catalog_spells_it(cli, zombies):
+    result = cli("add", zombies, "hunter", "--count", "3")
+    assert result.stdout.splitlines()[0] == f"{zombies}: added 3 Hunter"
+
+
+def test_remove_without_a_count_says_how_many_it_took(cli, zombies):
+    result = cli("remove", zombies, "shambler")
+    assert result.stdout.splitlines()[0] == f"{zombies}: removed every Shambler, 4 in all (--count 1 takes out one)"
+    one = cli("remove", zombies, "hunter", "--count", "1")
+    assert one.stdout.splitlines()[0] == f"{zombies}: removed 1 Hunter"
+
+
+def test_new_refuses_a_list_inside_a_factions_folder(cli, tmp_path, monkeypatch):
+    (tmp_path / "factions").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = cli("new", "might-skirmish", "-o", "factions/mine.yaml")
+    assert result.exit_code == 2 and "a list cannot go in a factions/ folder" in result.stderr
+    assert list((tmp_path / "factions").iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["points", "-5"], ["--", "points", "-5"]])
+def test_set_points_to_a_negative_number_says_it_must_be_at_least_1(cli, tmp_path, args):
+    target = tmp_path / "z.yaml"
+    target.write_bytes(ZOMBIES.read_bytes())
+    result = cli("set", target, *args) if args[0] != "--" else cli("set", "--", target, *args[1:])
+    assert result.exit_code == 2, result.stdout
+    assert "the limit must be a whole number of at least 1, found '-5'" in result.stderr
+    assert target.read_bytes() == ZOMBIES.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("system", "option", "expected"),
+    [
+        ("might-skirmish", "--figures", "might-skirmish counts a force in points, not figures"),
+        ("deathmelt", "--points", "deathmelt counts a force in figures, not points"),
+    ],
+)
+def test_new_refuses_a_measure_the_rule_set_does_not_use(cli, tmp_path, system, option, expected):
+    out = tmp_path / "l.yaml"
+    result = cli("new", system, "-o", out, option, "10")
+    assert result.exit_code == 2 and expected in result.stderr
+    assert not out.exists()
+
+
+def test_new_with_the_right_measure_writes_it(cli, tmp_path):
+    assert cli("new", "might-skirmish", "-o", tmp_path / "m.yaml", "--points", "150").exit_code == 0
+    assert "points: 150\n" in (tmp_path / "m.yaml").read_text()

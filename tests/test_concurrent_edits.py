@@ -1,8 +1,9 @@
-"""Edits under concurrency (issue 9, class 1): every edit lands or is refused, none is lost.
+"""Edits under concurrency: every edit lands or is refused, none is lost.
 
-Twenty ``listbuilder add`` at once used to report "added 1" twenty times and leave three or four
-models in the file. These tests start real processes (and threads, as a web server would) on
-one list and count every model afterwards.
+Twenty ``listbuilder add`` at once must leave twenty more models in the file, not report "added 1"
+twenty times over a file that kept three of them (each edit read the list before another wrote
+it). These tests start real processes (and threads, as a web server would) on one list and count
+every model afterwards; every wait has a deadline and says what it waited for.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def test_twenty_threads_adding_at_once_all_land(tmp_path):
     books = Catalogs()
     books.get("might-skirmish")
     errors: list[BaseException] = []
-    barrier = threading.Barrier(20)
+    barrier = threading.Barrier(20, timeout=60)  # a thread that never starts fails the others, not hangs them
 
     def add(name: str) -> None:
         barrier.wait()
@@ -145,7 +146,10 @@ def test_an_edit_waits_for_a_lock_held_by_another_process_and_gives_up_with_a_re
     try:
         deadline = time.monotonic() + 60
         while not marker.exists():
-            assert holder.poll() is None and time.monotonic() < deadline
+            if holder.poll() is not None:
+                pytest.fail(f"the lock holder ended (exit {holder.returncode}) before it took the lock")
+            if time.monotonic() > deadline:
+                pytest.fail("the lock holder did not take the lock within 60 seconds")
             time.sleep(0.01)
         monkeypatch.setattr(lock, "LOCK_TIMEOUT_SECONDS", 0.3)
         with pytest.raises(ConflictError) as err:
@@ -183,7 +187,7 @@ def test_the_api_change_lands_every_edit_from_threads(tmp_path):
     path = tmp_path / "conc.yaml"
     path.write_text(LIST)
     books = api.open_catalogs()
-    barrier = threading.Barrier(20)
+    barrier = threading.Barrier(20, timeout=60)  # a thread that never starts fails the others, not hangs them
     results = []
 
     def add(name: str) -> None:
@@ -195,6 +199,7 @@ def test_the_api_change_lands_every_edit_from_threads(tmp_path):
         t.start()
     for t in threads:
         t.join(timeout=120)
+    assert not [t for t in threads if t.is_alive()], "an edit was still running after 120 seconds"
     assert len(results) == 20 and all(r["changed"] for r in results)
     assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 10, "Crow Swarm": 10}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]

@@ -43,7 +43,7 @@ def test_the_field_reference_documents_every_force_rule_kind_and_key():
     page = field_reference()
     for kind in CONSTRAINT_KINDS:
         assert f"### {kind.__name__} (`kind: " in page
-    # the author's stumbling blocks of issue 22: at_most counts 'of:' a group; a group's noun
+    # where a first rule set's author stops: at_most counts 'of:' a group; a group's noun
     assert "| `of` | text | optional | a group name; leave out to count every model |" in page
     assert "| `noun` | [Noun](#noun) | optional | words for the group's members" in page
 

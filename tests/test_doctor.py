@@ -22,6 +22,8 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.forcerules import ForceRule, Problem
 
 SHIPPED = Catalogs()
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+MASH = EXAMPLES / "might-skirmish-monster-mash.illegal.yaml"
 
 
 def test_fix_of_the_monster_mash(cli):
@@ -314,3 +316,22 @@ def test_a_third_answer_is_found_where_presolve_says_there_is_none():
     got = [(s.models_changed, s.report.total) for s in answer.suggestions]
     assert got == [(0, 147), (1, 125), (1, 125)]
     assert answer.suggestions[0].text().startswith("Medieval Knight: unmark the leader, WW2 Officer: unmark 2 leaders")
+
+
+def test_fill_to_below_the_total_says_so(cli):
+    result = cli("fill", ZOMBIES, "--to", "50")
+    assert result.exit_code == 2
+    assert "the total to fill to, 50 points, is below the list's total of 98" in result.stderr
+    at = cli("fill", ZOMBIES, "--to", "98")  # at the total: nothing to add, and that is no error
+    assert at.exit_code == 0 and "nothing to add: the list is at 98 of the 98 points aimed at" in at.stdout
+
+
+def test_fix_json_apply_says_which_file_it_wrote(cli, tmp_path):
+    path = tmp_path / "mash.yaml"
+    shutil.copy(MASH, path)
+    (answer,) = cli("fix", "--json", "--apply", path).json_lines()
+    assert answer["applied"] == {"suggestion": 1, "file": str(path), "changed": True}
+    assert cli("validate", path).exit_code == 0
+    out = tmp_path / "fixed.yaml"
+    (again,) = cli("fix", "--json", MASH, "-o", out).json_lines()
+    assert again["applied"]["file"] == str(out) and out.is_file()

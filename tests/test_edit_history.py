@@ -1,4 +1,4 @@
-"""The history folder (``FOLDER/.listbuilder/``) and changes from a real server (issue 19: 1, 3, 4, 6).
+"""The history folder (``FOLDER/.listbuilder/``) and changes from a real server.
 
 Every path under ``.listbuilder`` is held to the rules list paths are: a link that leads out, a
 plain file where a folder goes, or a planted undo step is refused, reported, and never read into
@@ -72,7 +72,7 @@ def undo_dir(root: Path, name: str) -> Path:
     return root / ".listbuilder" / "history" / name / "undo"
 
 
-# --- finding 1: links inside .listbuilder ----------------------------------------------------------
+# --- links inside .listbuilder ---------------------------------------------------------------------
 
 
 def test_a_planted_undo_step_that_links_out_is_never_read_into_the_list(served, outside):
@@ -109,7 +109,7 @@ def test_a_link_deeper_in_the_history_is_refused_too(served, outside):
     assert sorted(p.name for p in outside.iterdir()) == ["secret.yaml"]
 
 
-# --- finding 3: a change made never answers an error; tampered steps are not trusted ------------
+# --- a change made never answers an error; tampered steps are not trusted -----------------------
 
 
 def test_a_history_folder_that_is_a_plain_file_refuses_the_change_with_a_message(served):
@@ -155,7 +155,7 @@ def test_an_undo_step_larger_than_a_list_may_be_is_refused(served):
     assert path.read_text(encoding="utf-8") == after
 
 
-# --- finding 4: concurrent changes each get their own undo step ---------------------------------
+# --- concurrent changes each get their own undo step --------------------------------------------
 
 
 SLOW_HISTORY = """
@@ -209,7 +209,7 @@ def test_twenty_adds_at_once_from_http_each_get_an_undo_step_and_all_undo(tmp_pa
         server.stop()
 
 
-# --- finding 6: no temp files of ours left beside a list ---------------------------------------
+# --- no temp files of ours left beside a list --------------------------------------------------
 
 
 def test_leftover_temp_files_go_with_the_next_edit_and_the_next_start(served, tmp_path):

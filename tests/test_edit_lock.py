@@ -1,4 +1,4 @@
-"""The edit lock holds between processes on Windows too (issue 25): ``msvcrt.locking`` of the lock
+"""The edit lock holds between processes on Windows too: ``msvcrt.locking`` of the lock
 file's first byte, with the same timeout, the same ``.NAME.lock`` file and the same clean-up.
 
 Linux has no ``msvcrt``: ``tests/simulated_windows/msvcrt.py`` stands in for it (byte-range locks

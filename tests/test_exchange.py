@@ -24,6 +24,8 @@ from listbuilder.share.editorschema import list_schema
 from listbuilder.share.exchange import embed, export_json, export_markdown, export_text, import_text
 
 SHIPPED = Catalogs()
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+ILLEGAL = EXAMPLES / "might-skirmish-monster-mash.illegal.yaml"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))
 EXPORTS = [export_text, export_markdown, export_json]
 SOURCE = Path("pasted.txt")
@@ -571,3 +573,74 @@ def test_what_listbuilder_writes_passes_the_editor_schema(path):
     validator = jsonschema.Draft7Validator(list_schema(report.system))
     for text in (embed(report), import_text(export_text(report), SOURCE, SHIPPED)):
         validator.validate(parse_yaml(text, Path("written.yaml")).data)
+
+
+# --- import notes costs that differ -----------------------------------------------------------------
+
+
+def test_import_says_where_the_texts_points_differ_from_the_catalogs(cli, tmp_path):
+    text = cli("export", ILLEGAL).stdout
+    assert "3x Hunter - 30 points" in text
+    post = tmp_path / "post.txt"
+    post.write_text(text.replace("3x Hunter - 30 points", "3x Hunter - 36 points"), encoding="utf-8")
+    result = cli("import", post)
+    assert result.exit_code == 0
+    line = text.splitlines().index("3x Hunter - 30 points") + 1
+    note = f"note: {post}: line {line}: the text gives 3x Hunter as 36 points; the might-skirmish catalogs here make it"
+    assert f"{note} 30\n" in result.stderr
+    assert "  - unit: Hunter\n    count: 3\n" in result.stdout  # the list itself is read as ever
+
+
+def test_import_of_an_unchanged_export_says_nothing_more(cli, tmp_path):
+    for fmt in ("text", "markdown", "json"):
+        post = tmp_path / f"post.{fmt}"
+        post.write_text(cli("export", ILLEGAL, "--format", fmt).stdout, encoding="utf-8")
+        result = cli("import", post)
+        assert result.exit_code == 0 and result.stderr == "", (fmt, result.stderr)
+
+
+def test_import_of_json_whose_total_differs_says_so(cli, tmp_path):
+    text = cli("export", ILLEGAL, "--format", "json").stdout.replace('"total": 114', '"total": 100')
+    post = tmp_path / "post.json"
+    post.write_text(text, encoding="utf-8")
+    result = cli("import", post)
+    assert result.exit_code == 0
+    assert "the text gives a total of 100 points; here it is 114" in result.stderr
+
+
+# --- export --format yaml, and the API's import notes -----------------------------------------------
+
+
+def test_export_format_yaml_writes_a_clean_list_that_validates_alike(cli, tmp_path):
+    result = cli("export", ZOMBIES, "--format", "yaml")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("system: might-skirmish\nname: Zombie Family\n")
+    assert "  - unit: Hunter\n    count: 2\n" in result.stdout  # catalog units by name, not written out
+    assert "#" not in result.stdout
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(result.stdout, encoding="utf-8")
+    assert (
+        cli("validate", "--json", copy).json_lines()[0]["total"]
+        == 98
+        == cli("validate", "--json", ZOMBIES).json_lines()[0]["total"]
+    )
+
+
+def test_export_embed_still_writes_every_unit_out_and_goes_only_with_yaml(cli):
+    embedded = cli("export", ZOMBIES, "--format", "yaml", "--embed")
+    assert embedded.exit_code == 0 and "  - name: Hunter\n" in embedded.stdout
+    wrong = cli("export", ZOMBIES, "--format", "text", "--embed")
+    assert wrong.exit_code == 2 and "written out in full only in a yaml export, not in text" in wrong.stderr
+    assert "('listbuilder export FILE --format yaml --embed')" in wrong.stderr  # the command line's own hint
+
+
+def test_the_api_import_notes_each_cost_that_differs(cli):
+    from listbuilder import api
+
+    books = api.open_catalogs([])
+    text = cli("export", ZOMBIES).stdout
+    assert api.import_noted(text, books).notes == ()
+    changed = text.replace("2x Hunter - 20 points", "2x Hunter - 22 points")
+    (note,) = api.import_noted(changed, books).notes
+    assert note.endswith("the text gives 2x Hunter as 22 points; the might-skirmish catalogs here make it 20")
+    assert api.import_list(changed, books) == api.import_list(text, books)  # costs are judged, never read

@@ -1,4 +1,4 @@
-"""Issue 11: cards, rosters and small texts read line by line against the rule texts.
+"""Rules fidelity: cards, rosters and small texts read line by line against the rule texts.
 
 Each test names the source file and line it pins. The five texts are (rules README):
 000_90b8217ce0486a35.txt deathmelt, 001_12a9f09e7f811521.txt deathzap, 002_c08fb3da789a03c0.txt

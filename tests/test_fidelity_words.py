@@ -1,4 +1,5 @@
-"""Rules fidelity, round three: where the program said something the texts do not.
+"""Rules fidelity in words: nothing the program says goes past what the texts say (a typical value
+is no minimum, a silence of the text is a declared ruling).
 
 Each test names the line of the source text (``../shared/rules``, README's ids) it holds to:
 000 is deathmelt, 001 deathzap, 003 speed-range-power, 004 might-skirmish.

@@ -1,17 +1,21 @@
 """Broken and hostile files: each ends in a located message and exit code 2, never a traceback.
 
 Each file in ``invalid_lists/`` starts with ``# expect:`` lines, every one of which must appear
-in the error message.
+in the error message. The tests after them write what a user could give: YAML 1.1 spellings that
+read as another value (a base-60 count, ``on`` for true), a link that loops, a FIFO or a folder
+where an exported list goes.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES
 
 INVALID = Path(__file__).parent / "invalid_lists"
 CASES = sorted(INVALID.glob("*.yaml"))
@@ -148,3 +152,87 @@ def test_the_installed_command_never_shows_a_traceback(tmp_path):
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "aliases" in proc.stderr
+
+
+# --- numbers YAML 1.1 reads in another base, and its other old spellings ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        ("1:30", "'1:30' would be read as a base-60 (sexagesimal) number, 90"),
+        ("0x10", "'0x10' would be read as a hexadecimal number, 16"),
+        ("0b11", "'0b11' would be read as a binary number, 3"),
+        ("010", "'010' would be read as an octal number (a leading 0 means base 8), 8"),
+        ("0o17", "count must be a whole number, found '0o17'"),
+    ],
+)
+def test_numbers_in_other_bases_are_refused(cli, write_list, count, expected):
+    path = write_list(f"system: might-skirmish\nname: N\nunits:\n  - unit: Hunter\n    count: {count}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 2 and expected in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("count", ["10", "+10", "1_0"])
+def test_plain_decimal_counts_still_read(cli, write_list, count):
+    path = write_list(f"system: might-skirmish\nname: N\nunits:\n  - unit: Hunter\n    count: {count}\n")
+    assert cli("validate", "--json", path).json_lines()[0]["total"] == 100  # 10 Hunters at 10 points
+
+
+# --- an input that is no regular file, or too big ---------------------------------------------------
+
+
+def test_an_oversized_or_odd_export_is_named_with_the_right_article(cli, tmp_path):
+    text = tmp_path / "zombies.txt"
+    assert cli("export", EXAMPLES / "might-skirmish-zombie-family.legal.yaml", "-o", text).exit_code == 0
+    big = tmp_path / "big.txt"
+    big.write_text(text.read_text() + "1x Hunter - 10 points\n" * 200_000)
+    result = cli("import", big)
+    assert result.exit_code == 2
+    assert "; an exported list is at most 4,194,304 bytes" in result.stderr
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    result = cli("import", fifo)
+    assert result.exit_code == 2
+    assert "this is not a regular file, so it cannot be an exported list" in result.stderr
+    result = cli("import", tmp_path)
+    assert result.exit_code == 2 and "this is a folder, not an exported list" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("points: 1__0", "'1__0' would be read as a number with its underscores dropped, 10"),
+        ("points: 1_00_", "'1_00_' would be read as a number with its underscores dropped, 100"),
+        ("name: on", "'on' would be read as true (an old YAML spelling)"),
+    ],
+)
+def test_yaml_1_1_leftovers_are_refused(cli, write_list, line, message):
+    text = "system: might-skirmish\nname: T\npoints: 100\nunits:\n  - unit: Hunter\n"
+    key = line.split(":")[0]
+    text = "\n".join(line if row.startswith(f"{key}:") else row for row in text.splitlines()) + "\n"
+    result = cli("validate", write_list(text))
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_leader_on_is_refused_not_read_as_true(cli, write_list):
+    result = cli(
+        "validate", write_list("system: deathmelt\nname: T\nunits:\n  - unit: Colonial Marine\n    leader: on\n")
+    )
+    assert result.exit_code == 2 and "'on' would be read as true" in result.stderr and "write true" in result.stderr
+    quoted = cli(
+        "validate", write_list("system: deathmelt\nname: T\nunits:\n  - unit: Colonial Marine\n    leader: true\n")
+    )
+    assert quoted.exit_code == 0
+
+
+def test_a_symlink_loop_is_not_called_missing(cli, tmp_path):
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    result = cli("validate", tmp_path / "a.yaml")
+    assert result.exit_code == 2
+    assert "a symbolic link that loops back on itself" in result.stderr
+    assert "no such" not in result.stderr
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    dangling = cli("validate", tmp_path / "gone.yaml")
+    assert dangling.exit_code == 2 and "a symbolic link to a file that does not exist" in dangling.stderr

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import EXAMPLES, ROOT
 
 from listbuilder import api
 from listbuilder.errors import InputError
@@ -214,3 +214,27 @@ def test_a_statline_and_a_leader_change_name_the_unit_once(cli):
     # source 003: Speed is a multiple of 3 (line 43); 9 models allow no leader (line 35)
     out = cli("fix", ROOT / "examples" / "speed-range-power-home-brew.illegal.yaml").stdout
     assert out.splitlines()[1].startswith('  1. Scout: Speed 7" → 6" (-1 point each), unmark the leader, ')
+
+
+def test_leader_true_where_no_rule_counts_leaders_is_warned_with_the_rule_sets_that_have_them(cli, write_list):
+    path = write_list(
+        """\
+        system: might-skirmish
+        name: Bosses
+        units:
+          - unit: Hunter
+            leader: true
+        """
+    )
+    result = cli("validate", path)
+    assert result.exit_code == 0  # a warning: the list is still legal
+    assert (
+        "warning line 4, #1 Hunter: might-skirmish has no leaders, so 'leader: true' changes nothing; "
+        "rule sets with leaders: deathmelt, speed-range-power" in result.stdout
+    )
+    assert cli("validate", "--strict", path).exit_code == 1
+
+
+def test_leader_true_where_leaders_count_is_not_warned(cli):
+    result = cli("validate", EXAMPLES / "speed-range-power-sumerians.legal.yaml")
+    assert result.exit_code == 0 and "changes nothing" not in result.stdout

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import time
+
+import pytest
 from conftest import EXAMPLES
 
 from listbuilder.api import check_list
 from listbuilder.share.diff import describe, diff_reports, summary
 
 ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
+
+
+@pytest.fixture
+def zombies(tmp_path):
+    """A copy of the Zombie Family example (98 of 100 points) to edit."""
+    path = tmp_path / "zombies.yaml"
+    shutil.copy(ZOMBIES, path)
+    return path
 
 
 def variant(write_list, old_text: str, *replacements: tuple[str, str]) -> object:
@@ -125,3 +138,33 @@ def test_git_driver(tmp_path):
     assert "listbuilder diff a/z.yaml b/z.yaml" in out
     assert "+ 1 Storm Treant (+18 points)" in out and "now breaks: A warband costs no more than" in out
     assert "listbuilder diff a/broken.yaml b/broken.yaml (new file)" in out and "+units: [" in out
+
+
+def test_diff_of_lists_of_two_rule_sets_is_refused(cli):
+    result = cli("diff", ZOMBIES, EXAMPLES / "deathmelt-chitter-hive.legal.yaml")
+    assert result.exit_code == 2
+    assert "the lists are for different rule sets: might-skirmish and deathmelt" in result.stderr
+    assert "might-skirmish counts points and deathmelt counts figures" in result.stderr
+
+
+def test_diff_git_with_a_missing_or_special_file_answers_at_once(cli, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for other, what in ((tmp_path / "gone.yaml", "does not exist"), (fifo, "is not a regular file")):
+        started = time.monotonic()
+        result = cli("diff", "--git", "z.yaml", other, "1" * 40, "100644", ZOMBIES, "2" * 40, "100644")
+        assert time.monotonic() - started < 10
+        assert result.exit_code == 0
+        assert result.stdout.startswith(f"listbuilder diff a/z.yaml b/z.yaml (not compared: {other} {what})")
+
+
+def test_diff_says_each_change_once(cli, zombies, tmp_path):
+    old = tmp_path / "old.yaml"
+    shutil.copy(zombies, old)
+    cli("remove", zombies, "Hunter", "--count", "1")
+    out = cli("diff", old, zombies).stdout
+    assert out.count("Hunter") == 1, out
+    assert out.splitlines() == [
+        "Zombie Family (might-skirmish): 98 → 88 points of 100 (−10)",
+        "  ~ Hunter 2 → 1 (−10 points)",
+    ]

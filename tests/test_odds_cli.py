@@ -83,3 +83,27 @@ def test_cards_carry_their_core_table_with_odds(cli, tmp_path):
     assert text.count("Kill on 18 17 16") == 0  # the plain table is not printed twice
     cli("card", "deathmelt", "-o", out)
     assert "Armour save" in pdf_text(out)
+
+
+def test_the_odds_legend_explains_a_dash_only_when_a_cell_has_one(cli):
+    rangers = EXAMPLES / "deathzap-frontier-rangers.legal.yaml"
+    grox = EXAMPLES / "deathzap-grox-swarm.illegal.yaml"
+    out = cli("odds", rangers, grox).stdout
+    table = out.splitlines()[1:-1] if out.rstrip().endswith("no such attack") else out.splitlines()[1:]
+    has_dash = any("–" in line for line in table)
+    assert ("– : the rules allow no such attack" in out) == has_dash
+    family = cli("odds", ZOMBIES, ZOMBIES).stdout
+    assert "–" not in family and "no such attack" not in family  # every cell has a number
+
+
+def test_odds_with_an_unknown_option_says_so_first(cli):
+    result = cli("odds", "might-skirmish", "Hunter", "Hunter", "foo=bar")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: unknown option 'foo' for might-skirmish 'attack'")
+    assert "its options: attack, cover, defending, stunned" in result.stderr
+
+
+def test_odds_refuses_an_option_given_twice(cli):
+    result = cli("odds", "might-skirmish", "Hunter", "Hunter", "cover=partial", "cover=none")
+    assert result.exit_code == 2
+    assert "the option 'cover' is given twice: 'cover=partial' and 'cover=none'" in result.stderr

@@ -1,4 +1,4 @@
-"""One statline check for every command (issue 19, finding 9): ``odds`` refuses a statline that
+"""One statline check for every command: ``odds`` refuses a statline that
 ``validate`` refuses in a list, with the same message, instead of answering figures for it."""
 
 from __future__ import annotations

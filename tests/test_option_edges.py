@@ -1,5 +1,5 @@
-"""Options that work in one spelling or combination and used to fail with an internal error in
-another (issue 19, finding 5): export formats in any case, a QR code on a reference-only print."""
+"""Options that work in every spelling and combination, never an internal error in one of them:
+export formats in any case, a QR code on a reference-only print."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """How WeasyPrint is loaded and how PDFs are written: no process started to find Pango, fonts
-subset and streams compressed as WeasyPrint does by default (issue 10)."""
+subset and streams compressed as WeasyPrint does by default."""
 
 from __future__ import annotations
 

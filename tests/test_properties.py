@@ -1,4 +1,4 @@
-"""Property tests: no input crashes the loader; costs never fall as a stat rises."""
+"""Property tests: no input crashes the loader; each stat moves a cost exactly as its catalog's formula says."""
 
 from __future__ import annotations
 
@@ -123,6 +123,28 @@ def _bump(system_id: str, unit: Unit, key: str, step: int) -> int:
     return price(system, {k: as_data(v, d.stats[k].item, d.figures_stat) for k, v in stats.items()}).total
 
 
+# Each rule set's cost of one copy as a function of each number stat, written out from its
+# catalog's cost (the other stats held): a stat not named here costs nothing.
+COST_OF_STAT = {
+    # might-skirmish: "cost = Might" (cost: kind stat, stat might; source 004 line 48), and its
+    # 150-point variant keeps the base's cost
+    "might-skirmish": {"might": lambda v: v},
+    "might-skirmish-150": {"might": lambda v: v},
+    # speed-range-power (source 003, lines 43-45): 1 point per inch of Speed, 2 points per full 3"
+    # of Range (ruling partial-steps), 4 points per Power
+    "speed-range-power": {"speed": lambda v: v, "range": lambda v: v // 3 * 2, "power": lambda v: 4 * v},
+    # deathmelt counts figures (ruling figures-count): Armour, its one number stat, costs nothing
+    "deathmelt": {},
+    # deathzap and melee-module count figures: a unit costs its Figures
+    "deathzap": {"figures": lambda v: v},
+    "melee-module": {"figures": lambda v: v},
+}
+
+
+def test_every_rule_set_has_its_costs_written_out():
+    assert sorted(COST_OF_STAT) == sorted(CATALOGS.ids())
+
+
 @SETTINGS
 @given(st.data())
 def test_costs_grow_with_each_stat(data):
@@ -135,7 +157,10 @@ def test_costs_grow_with_each_stat(data):
     base_value = data.draw(st.integers(0, 60))
     step = data.draw(st.integers(1, 30))
     base = Unit(name=unit.name, stats={**unit.stats, key: base_value})
-    assert _bump(system_id, base, key, step) >= _bump(system_id, base, key, 0)
+    cost = COST_OF_STAT[system_id].get(key, lambda v: 0)
+    before, after = _bump(system_id, base, key, 0), _bump(system_id, base, key, step)
+    # exactly the formula's growth: strictly more where the formula grows, the same where it does not
+    assert after - before == cost(base_value + step) - cost(base_value), (system_id, key, base_value, step)
 
 
 @SETTINGS

@@ -20,6 +20,7 @@ from listbuilder.printing.pdf import LockedFetcher, html_to_pdf
 from listbuilder.rules.catalog import Catalogs
 
 GOLDEN = Path(__file__).parent / "golden"
+MASH = EXAMPLES / "might-skirmish-monster-mash.illegal.yaml"
 UPDATE = os.environ.get("LISTBUILDER_UPDATE_GOLDEN") == "1"
 SYSTEM_IDS = ["deathmelt", "deathzap", "melee-module", "might-skirmish", "speed-range-power"]
 # One list per rule set for the golden files.
@@ -305,3 +306,10 @@ def test_html_output_needs_no_pdf_engine(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "WEASY False" in run.stdout, run.stderr
     assert out.read_text().startswith("<!doctype html>")
+
+
+def test_render_strict_does_not_double_its_brackets(cli, tmp_path):
+    result = cli("render", "--strict", MASH, "-o", tmp_path / "x.pdf")
+    assert result.exit_code == 1 and not (tmp_path / "x.pdf").exists()
+    assert ") (" not in result.stderr
+    assert "14 points over the 100-point limit (114 of 100); the rule: A warband costs no more" in result.stderr

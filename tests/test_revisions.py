@@ -1,15 +1,19 @@
-"""Lists record the catalog revision they were made with; a changed unit is flagged, old and new."""
+"""A list's units against its catalog: lists record the catalog revision they were made with and a
+changed unit is flagged, old and new; a custom unit that takes a catalog unit's name with other
+stats is warned about with both statlines."""
 
 from __future__ import annotations
 
 import shutil
 
 import pytest
-from conftest import CATALOGS
+from conftest import CATALOGS, EXAMPLES
 
 from listbuilder.api import check_list
 from listbuilder.errors import CatalogError
 from listbuilder.rules.catalog import Catalogs
+
+ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
 
 
 def catalogs_at_revision_2(tmp_path, history: str = "    history:\n      - {revision: 1, might: 9}\n"):
@@ -75,3 +79,29 @@ def test_a_bad_history_is_a_located_catalog_error(tmp_path, history, expected):
         catalogs.get("might-skirmish")
     assert expected in caught.value.render()
     assert "zombie-family.yaml" in caught.value.render()
+
+
+def test_a_custom_unit_named_like_a_catalog_unit_is_warned_with_both_statlines(cli, write_list):
+    path = write_list(
+        """\
+        system: might-skirmish
+        name: Imposters
+        units:
+          - name: Hunter
+            class: Beast
+            might: 6
+        """
+    )
+    result = cli("validate", path)
+    assert result.exit_code == 0
+    assert (
+        "a custom unit with the name of the catalog unit Hunter: this one is Beast, Might 6, "
+        "the catalog's is Soldier, Might 10" in result.stdout
+    )
+
+
+def test_an_embedded_copy_of_a_catalog_unit_is_not_warned(cli, tmp_path):
+    embedded = tmp_path / "e.yaml"
+    embedded.write_text(cli("export", ZOMBIES, "--format", "yaml", "--embed").stdout, encoding="utf-8")
+    result = cli("validate", embedded)
+    assert result.exit_code == 0 and "warning" not in result.stdout

@@ -1,4 +1,4 @@
-"""Big inputs stay cheap: no step compares every item with every other (issue 10).
+"""Big inputs stay cheap: no step compares every item with every other.
 
 Timings belong to benchmarks/; these tests pin the behaviour the fast paths must keep: the
 same answers, and work that grows with the distinct things asked, not with their copies.

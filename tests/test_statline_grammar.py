@@ -1,4 +1,4 @@
-"""One statline grammar (issue 8): what ``catalog`` prints, ``cost`` and ``odds`` read, text export
+"""One statline grammar: what ``catalog`` prints, ``cost`` and ``odds`` read, text export
 writes and import reads back, so a player learns one form.
 
 Costs are speed-range-power's formula (catalogs/speed-range-power/system.yaml, source lines
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -133,3 +134,13 @@ def test_any_statline_reads_back_in_any_spelling(catalogs, speed, range_, power,
     read = parse_stats(system, text)
     assert isinstance(read, dict), read
     assert {**read, "traits": tuple(read.get("traits", ()))} == stats
+
+
+def test_printed_statlines_use_the_terminal_grammar(cli, tmp_path):
+    # the statline grammar joins a list stat's values with '+', in the terminal and on paper alike
+    zulu = EXAMPLES / "melee-module-zulu-big-regiment.legal.yaml"
+    assert "Traits elite + charge-bonus" in cli("catalog", "melee-module").stdout
+    html = tmp_path / "zulu.html"
+    assert cli("render", zulu, "-o", html).exit_code == 0
+    assert "<small>Traits</small> elite + charge-bonus" in html.read_text()
+    assert "elite, charge-bonus" not in html.read_text()

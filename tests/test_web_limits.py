@@ -1,6 +1,6 @@
 """Work-heavy GETs (the list doctor, odds, comparisons, PDFs) answer only this server's pages,
-a few at once (issue 19, finding 2: an ``<img>`` on any site could start ``fix`` of a 60,000-entry
-list, and with eight of them in flight an ordinary page took 13 s)."""
+a few at once: otherwise an ``<img>`` on any site could start ``fix`` of a 60,000-entry list, and
+with eight of them in flight an ordinary page would take seconds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What listbuilder promises on Windows too (issue 25), each test run on Linux as it is and again
+"""What listbuilder promises on Windows too, each test run on Linux as it is and again
 with LISTBUILDER_SIMULATE=windows (``.ci/run``; tests/simulated_windows): no ``fcntl``,
 ``O_NOFOLLOW``, ``O_DIRECTORY``, user ids or ``dir_fd``, ``\\`` between a path's parts, ``;``
 between paths, list files written with CRLF.
