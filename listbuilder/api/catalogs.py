@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from listbuilder.army.costing import unit_cost
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System, user_roots
 from listbuilder.rules.formats import Unit
@@ -51,11 +50,7 @@ class CatalogListing(Record):
 def faction_named(system: System, faction: str) -> str:
     """The name of ``system``'s faction ``faction`` (matched in any case); an ``InputError``
     with a did-you-mean hint when it has none of that name."""
-    chosen = {f.lower(): f for f in system.factions}.get(faction.strip().lower())
-    if chosen is None:
-        hint = did_you_mean(faction, system.factions) or f"its factions: {', '.join(system.factions) or 'none'}"
-        raise InputError(f"no faction '{faction}' in the {system.id} catalogs", details=[ErrorDetail(message=hint)])
-    return chosen
+    return system.faction_named(faction)
 
 
 def catalog_units(catalogs: Catalogs, system_id: str, faction: str | None = None) -> CatalogListing:

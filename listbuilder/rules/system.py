@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, did_you_mean, one_of
+from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import (
@@ -123,6 +123,15 @@ class System(Record):
 
     def find_unit(self, name: str) -> Unit | None:
         return self.units.get(unit_key(name))
+
+    def faction_named(self, faction: str) -> str:
+        """The name of this rule set's faction ``faction`` (matched in any case); an ``InputError``
+        with a did-you-mean hint when it has none of that name."""
+        chosen = {f.lower(): f for f in self.factions}.get(faction.strip().lower())
+        if chosen is None:
+            hint = did_you_mean(faction, self.factions) or f"its factions: {', '.join(self.factions) or 'none'}"
+            raise InputError(f"no faction '{faction}' in the {self.id} catalogs", details=[ErrorDetail(message=hint)])
+        return chosen
 
     def read_unit(
         self, data: Mapping[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
