@@ -211,7 +211,9 @@ def stat_range(rule: Mapping[str, Any], game: Game, force: Sequence[Model], agre
             below = [w for w in range(v - step, v) if _on_step(rule, w)]
             above = [w for w in range(v + 1, v + step + 1) if _on_step(rule, w)]
             near = ([max(below)] if below else []) + ([min(above)] if above else [])
-            out.append(Finding((v, step, *near), (i,)))
+            # the message names the minimum the steps start from, when it is not 0
+            start = (low,) if low else ()
+            out.append(Finding((v, *start, step, *near), (i,)))
     return out
 
 

@@ -17,6 +17,7 @@ import pytest
 from conftest import EXAMPLES
 from starlette.requests import Request
 
+from listbuilder.api import screens
 from listbuilder.printing import html
 from listbuilder.web.app import create_app
 
@@ -38,7 +39,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, bool, i
         seen.append((name, on_loop, threading.get_ident()))
         return real(name, context, user_templates)
 
-    monkeypatch.setattr(html, "render_template", recording)
+    monkeypatch.setattr(screens, "render_template", recording)  # where the pages call it
     yield seen
 
 

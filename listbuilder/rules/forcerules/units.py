@@ -59,13 +59,13 @@ def _number_span(low: int | None, high: int | None, step: int | None, value: int
 
 @record
 class StatRange(UnitRule):
-    """A stat's value must lie in a range and be a multiple of a step (Speed: 0 or more, multiple of 3)."""
+    """A stat's value must lie in a range and go in steps from its minimum (Speed: 0 or more, in steps of 3)."""
 
     kind: Literal["stat_range"] = doc("'stat_range'")
     stat: str = doc("the number stat checked")
     minimum: int | None = doc("the smallest value allowed", default=None)
     maximum: int | None = doc("the largest value allowed", default=None)
-    step: int | None = doc("values must be multiples of this", default=None)
+    step: int | None = doc("values go up in steps of this from the minimum (from 0 without one)", default=None)
 
     def definition_errors(self, d: RuleSetFile, where: Location, need: Definition) -> None:
         need.need_stat((*where, "stat"), self.stat, ("number",))
@@ -91,11 +91,17 @@ class StatRange(UnitRule):
             near = sorted(_number_span(self.minimum, self.maximum, self.step, value))
             return [
                 self.problem(
-                    f"{shown} is not a multiple of {self.step}: {' or '.join(stat.show(v) for v in near)} would be",
+                    f"{shown} is not {self._steps()}: {' or '.join(stat.show(v) for v in near)} would be",
                     entry,
                 )
             ]
         return []
+
+    def _steps(self) -> str:
+        """The steps in words: multiples of the step, counted from the minimum when there is one."""
+        if not self.minimum:
+            return f"a multiple of {self.step}"
+        return f"{self.minimum:,} plus a multiple of {self.step}"
 
     def nearest(self, system: RuleSet, unit: Unit, size: int) -> dict[str, tuple[Any, ...]]:
         value = unit.stats.get(self.stat)
