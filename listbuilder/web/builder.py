@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,9 +32,16 @@ def _builder_context(
 ) -> dict[str, Any]:
     if state is None:
         state = api.list_state(site.folder, file, site.catalogs)
+    context = _list_context(state, custom)
+    context["title"] = state.report.army.name
+    context.update(_catalog_context(site, state.report.system, query))
+    return context
+
+
+def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[str, Any]:
+    """What the list's parts show (every part of the builder but the catalog)."""
     system = state.report.system
     context: dict[str, Any] = {
-        "title": state.report.army.name,
         "state": state,
         "system": system,
         "stats": list(system.definition.stats.items()),
@@ -43,19 +52,41 @@ def _builder_context(
         "touched": None,
         "doctor": None,
         "doctor_error": "",
+        "custom_open": False,
+        "settings_open": False,
     }
-    context.update(_catalog_context(system, query))
     if custom:
         context.update(_pricing(system, custom))
     return context
 
 
-def _catalog_context(system: Any, query: str) -> dict[str, Any]:
+# The catalog's units as HTML, by rule set, then by (filter, read-only): they show nothing of the
+# list (its form, with the file, token and version, is drawn around them: _catalog.html), and a
+# 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The newest UNITS_KEPT
+# filters of each rule set are kept; none with a user's template folder, whose files may change.
+_UNITS: weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
+UNITS_KEPT = 16
+_UNITS_LOCK = threading.Lock()
+
+
+def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
     units = api.unit_choices(system, query)
     factions: dict[str, list[Any]] = {}
     for u in units:
         factions.setdefault(u.faction, []).append(u)
-    return {"query": query, "factions": list(factions.items()), "found": len(units)}
+    context = {"query": query, "factions": list(factions.items()), "found": len(units), "read_only": site.read_only}
+    key = (query, site.read_only)
+    with _UNITS_LOCK:  # pages are drawn on worker threads
+        kept = _UNITS.setdefault(system, {}) if site.templates is None else {}
+        html = kept.get(key)
+    if html is None:
+        html = api.render_page("web/_units.html", context, site.templates)
+    with _UNITS_LOCK:
+        kept.pop(key, None)
+        kept[key] = html  # the newest last
+        while len(kept) > UNITS_KEPT:
+            del kept[next(iter(kept))]
+    return {**context, "units_html": html}
 
 
 def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
@@ -81,6 +112,40 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
     return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
 
 
+# What a change answers with htmx: the builder's parts a change can alter, each a template
+# (web/_NAME.html) whose root has the id it has in the page, swapped there out of band
+# (_changed.html). The catalog is never among them: only its form's version changes.
+PARTS = ("watch", "messages", "head", "problems", "history", "doctor", "entries", "tally")
+# The forms of these parts are sent back only by their own change (or a conflict, which shows
+# the list as it is now): a "+" pressed must not clear a custom unit half typed.
+OWN_PARTS = {"set": ("settings",), "custom": ("custom",)}
+
+
+def _changed(
+    site: Site,
+    request: Request,
+    file: str,
+    what: str,
+    status: int = 200,
+    *,
+    state: Any = None,
+    custom: Mapping[str, list[str]] | None = None,
+    **extra: Any,
+) -> Response:
+    """A change's answer: the whole page without htmx (an error or a conflict: a redirect is made
+    by the caller on success), the parts it altered with htmx (PARTS, OWN_PARTS)."""
+    if not is_htmx(request):
+        return _builder(site, request, file, status, state=state, custom=custom, **extra)
+    if state is None:
+        state = api.list_state(site.folder, file, site.catalogs)
+    parts = PARTS + (("settings", "custom") if extra.get("conflict") else OWN_PARTS.get(what, ()))
+    if site.read_only:
+        parts = tuple(p for p in parts if p not in ("settings", "custom"))
+    context = _list_context(state, custom)
+    context.update(parts=parts, custom_open=what == "custom", settings_open=what == "set", **extra)
+    return site.page("_changed.html", request, status, **context)
+
+
 def builder_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
@@ -96,13 +161,18 @@ def catalog_part(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            answer: Response = await blocking(_catalog, site, request, file)
+            return answer
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
-        context = _catalog_context(state.report.system, request.query_params.get("q", ""))
-        return site.page("_catalog.html", request, state=state, **context)
 
     return handler
+
+
+def _catalog(site: Site, request: Request, file: str) -> Response:
+    state = api.list_state(site.folder, file, site.catalogs)
+    context = _catalog_context(site, state.report.system, request.query_params.get("q", ""))
+    return site.page("_catalog.html", request, state=state, **context)
 
 
 def doctor_part(site: Site) -> Endpoint:
@@ -159,16 +229,17 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
             site.folder, file, site.catalogs, wanted, expect=one(fields, "version"), state=is_htmx(request)
         )
     except ConflictError as exc:
-        return _builder(site, request, file, 409, error=error_message(exc), conflict=True)
+        custom = fields if what == "custom" else None
+        return _changed(site, request, file, what, 409, error=error_message(exc), conflict=True, custom=custom)
     except ListbuilderError as exc:
         try:
             custom = fields if what == "custom" else None
-            return _builder(site, request, file, 400, error=error_message(exc), custom=custom)
+            return _changed(site, request, file, what, 400, error=error_message(exc), custom=custom)
         except ListbuilderError:
             return unreadable(site, request, exc)
     done = result.done if result.changed else "Nothing changed"
     if is_htmx(request):
-        return _builder(site, request, file, notice=done, touched=result.entry, state=result.state)
+        return _changed(site, request, file, what, notice=done, touched=result.entry, state=result.state)
     return redirect(list_url(file), done, result.entry)
 
 
@@ -208,15 +279,15 @@ def undo(site: Site, redo: bool) -> Endpoint:
                 state=is_htmx(request),
             )
         except ConflictError as exc:
-            return await blocking(_builder, site, request, file, 409, error=error_message(exc), conflict=True)
+            return await blocking(_changed, site, request, file, "", 409, error=error_message(exc), conflict=True)
         except ListbuilderError as exc:
             try:
-                return await blocking(_builder, site, request, file, 400, error=error_message(exc))
+                return await blocking(_changed, site, request, file, "", 400, error=error_message(exc))
             except ListbuilderError:
                 return unreadable(site, request, exc)
         done = "Redone" if redo else "Undone"
         if is_htmx(request):
-            return await blocking(_builder, site, request, file, notice=done, state=result.state)
+            return await blocking(_changed, site, request, file, "", notice=done, state=result.state)
         return redirect(list_url(file), done)
 
     return handler

@@ -55,6 +55,7 @@ class Site:
             "notice": request.query_params.get("done", ""),
             "error": None,
             "conflict": False,
+            "oob": False,  # a builder part's template is in its page; _changed.html sets it to swap it in
         }
         values = {**base, **context}
 

@@ -22,4 +22,31 @@ function listbuilderCopyButtons(root) {
   }
 }
 document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
+// The builder: a change swaps in only the parts it altered (see web/_changed.html), so a form
+// that was not sent again (the catalog, the name and limit, the custom unit) holds the version
+// the page had when it was drawn. Every change made with htmx sends the version the page shows
+// now (#page-version, swapped in by each change); without JavaScript each page is drawn whole.
+document.addEventListener("htmx:configRequest", (event) => {
+  const shown = document.getElementById("page-version");
+  if (shown && event.detail.parameters.version !== undefined) event.detail.parameters.version = shown.value;
+});
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
+
+// Nothing moves under the finger: when a change swaps in the builder's parts, what it added (an
+// entry, a problem, a longer headline) may push the rest down. The button pressed (or, if it was
+// swapped, the one with its id) is scrolled back to where it was, so the next tap lands on it.
+let listbuilderHeld = null;
+document.addEventListener("click", (event) => {
+  const pressed = event.target instanceof Element ? event.target.closest("button[id], button[name=unit]") : null;
+  listbuilderHeld = pressed && pressed.form ? {button: pressed, id: pressed.id, form: pressed.form, top: pressed.getBoundingClientRect().top} : null;
+}, true);
+document.addEventListener("htmx:afterSwap", (event) => {
+  const held = listbuilderHeld;
+  const config = event.detail.requestConfig;
+  if (!held || !config || config.elt !== held.form) return;
+  listbuilderHeld = null;
+  const now = held.button.isConnected ? held.button : held.id && document.getElementById(held.id);
+  if (!now) return;
+  const moved = now.getBoundingClientRect().top - held.top;
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+});
