@@ -136,7 +136,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.report import Report as Report
     from listbuilder.collector import few_collections as few_collections
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
-    from listbuilder.editing.changes import AddCustom as AddCustom
     from listbuilder.editing.changes import AddUnit as AddUnit
     from listbuilder.editing.changes import Change as Change
     from listbuilder.editing.changes import Redo as Redo
@@ -146,6 +145,8 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.editing.changes import SetLeader as SetLeader
     from listbuilder.editing.changes import SetLeaders as SetLeaders
     from listbuilder.editing.changes import Undo as Undo
+    from listbuilder.editing.custom import AddCustom as AddCustom
+    from listbuilder.editing.custom import ReplaceCustom as ReplaceCustom
     from listbuilder.editing.plan import EditResult as EditResult
     from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
     from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
@@ -201,9 +202,8 @@ _FROM = {
     "listbuilder.rules.system": "System",
     "listbuilder.share.diff": "ListDiff",
     # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
-    "listbuilder.editing.changes": (
-        "AddCustom AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo"
-    ),
+    "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",
+    "listbuilder.editing.custom": "AddCustom ReplaceCustom",
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
     "listbuilder.editing.plan": "EditResult",
     "listbuilder.collector": "few_collections",
