@@ -58,8 +58,9 @@ def test_an_edited_custom_unit_stays_where_it_is_with_its_count_leaders_and_note
     text = (folder / "v.yaml").read_text(encoding="utf-8")
     assert "  - unit: Ranger Squad   # two squads\n" in text and text.endswith("  - unit: Hover Tank\n")
     assert (
-        "  - name: Colony Volunteers\n    count: 2\n    leaders: 1\n    notes: |\n      Farmers with\n      rifles.\n"
-        "    figures: 4\n    type: Infantry\n    weapons: [{weapon: Rifle, figures: 3}, {weapon: Repeater, figures: 1}]\n"
+        "  - name: Colony Volunteers\n    count: 2\n    leaders: 1\n"
+        "    notes: |\n      Farmers with\n      rifles.\n    figures: 4\n    type: Infantry\n"
+        "    weapons: [{weapon: Rifle, figures: 3}, {weapon: Repeater, figures: 1}]\n"
     ) in text
     units = _units(folder)
     assert [u.get("unit") or u.get("name") for u in units] == ["Ranger Squad", "Colony Volunteers", "Hover Tank"]
@@ -87,7 +88,8 @@ def test_a_renamed_unit_says_both_names_and_a_stat_left_out_is_left_out(folder, 
 
 
 def test_an_edit_in_a_flow_list_stays_in_flow_style(catalogs):
-    text = "system: deathzap\nname: F\nfigures: 30\nunits: [{unit: Hover Tank}, {name: V, figures: 2, type: Infantry}]\n"
+    text = "system: deathzap\nname: F\nfigures: 30\nunits: [{unit: Hover Tank}, {name: V, figures: 2, type: Infantry}]"
+    text += "\n"
     stats = {"name": "W", "figures": 2, "type": "Infantry", "weapons": ["Rifle"]}
     result = api.apply_to_text(text, catalogs, api.ReplaceCustom(index=1, stats=stats))
     assert result.text == (
