@@ -116,6 +116,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.screens import prepare_pages as prepare_pages
     from listbuilder.api.screens import qr_svg as qr_svg
     from listbuilder.api.screens import render_page as render_page
+    from listbuilder.api.screens import unit_rules as unit_rules
     from listbuilder.api.sharing import diff_files as diff_files
     from listbuilder.api.sharing import diff_lists as diff_lists
     from listbuilder.api.sharing import editor_schema as editor_schema
@@ -185,7 +186,9 @@ _FROM = {
     "listbuilder.api.printing": (
         "Rendered Written document_format render_card render_card_file render_files render_reports write_file"
     ),
-    "listbuilder.api.screens": "card_page font_files odds_grid page_stylesheet prepare_pages qr_svg render_page",
+    "listbuilder.api.screens": (
+        "card_page font_files odds_grid page_stylesheet prepare_pages qr_svg render_page unit_rules"
+    ),
     "listbuilder.api.sharing": (
         "diff_files diff_lists editor_schema export_list git_diff import_file import_list import_noted"
     ),

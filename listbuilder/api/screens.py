@@ -13,6 +13,7 @@ from typing import Any
 from listbuilder.army.report import Report
 from listbuilder.errors import ListbuilderError, choose
 from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 
 def qr_svg(text: str, title: str = "") -> str:
@@ -29,6 +30,15 @@ def card_page(system: System) -> Any:
     from listbuilder.printing.pages import card
 
     return card(system)
+
+
+def unit_rules(system: System, unit: Unit) -> tuple[Any, ...]:
+    """The rules ``unit``'s stats call for, as the printed reference sheet gives them (its tables,
+    special rules and what its traits and weapons mean), as blocks that ``_block.html`` shows."""
+    # start-up: the print stack loads only for a page or a print
+    from listbuilder.printing.pages import used_rules
+
+    return tuple(used_rules(system, [unit], own=True)[3])
 
 
 def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ from starlette.responses import Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
-from listbuilder.web.forms import change_of, stats_of
+from listbuilder.web.forms import change_of
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -23,6 +23,7 @@ from listbuilder.web.site import (
     redirect,
     unreadable,
 )
+from listbuilder.web.units import edit_context, pricing
 
 
 def _builder_context(
@@ -46,7 +47,7 @@ def _builder_context(
     }
     context.update(_catalog_context(system, query))
     if custom:
-        context.update(_pricing(system, custom))
+        context.update(pricing(system, custom))
     return context
 
 
@@ -58,13 +59,6 @@ def _catalog_context(system: Any, query: str) -> dict[str, Any]:
     return {"query": query, "factions": list(factions.items()), "found": len(units)}
 
 
-def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
-    try:
-        return {"pricing": api.price(system, stats_of(system, fields)), "price_error": ""}
-    except ListbuilderError as exc:
-        return {"pricing": None, "price_error": error_message(exc)}
-
-
 def _builder(site: Site, request: Request, file: str, status: int = 200, **extra: Any) -> Response:
     query = request.query_params.get("q", "")
     context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
@@ -74,6 +68,9 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
             context["doctor"] = api.ask_doctor(site.folder, file, site.catalogs, ask)
         except ListbuilderError as exc:  # past its time bound, say: said where its answer goes
             context["doctor_error"] = error_message(exc)
+    edit = request.query_params.get("edit", "")
+    if edit and request.method == "GET":  # the custom unit form filled in with that entry (no script)
+        context.update(edit_context(context["state"], edit))
     at = request.query_params.get("at", "")
     if at.isdigit() and request.method == "GET":
         context["touched"] = int(at)
@@ -162,7 +159,7 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
         return _builder(site, request, file, 409, error=error_message(exc), conflict=True)
     except ListbuilderError as exc:
         try:
-            custom = fields if what == "custom" else None
+            custom = fields if what in ("custom", "replace") else None
             return _builder(site, request, file, 400, error=error_message(exc), custom=custom)
         except ListbuilderError:
             return unreadable(site, request, exc)
@@ -183,7 +180,7 @@ def price(site: Site) -> Endpoint:
                 state = await blocking(api.list_state, site.folder, file, site.catalogs)
             except ListbuilderError as exc:
                 return unreadable(site, request, exc)
-            return site.page("_price.html", request, **_pricing(state.report.system, fields), state=state)
+            return site.page("_price.html", request, **pricing(state.report.system, fields), state=state)
         try:
             return await blocking(_builder, site, request, file, custom=fields)
         except ListbuilderError as exc:

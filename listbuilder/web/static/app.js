@@ -23,3 +23,13 @@ function listbuilderCopyButtons(root) {
 }
 document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
+// A unit's rules load the first time its disclosure opens: the link inside it is the page of its
+// rules, what a browser without this script follows. ("toggle" does not bubble: listened for on the way down.)
+document.addEventListener("toggle", (event) => {
+  const details = event.target;
+  if (!(details instanceof HTMLDetailsElement) || !details.open || !details.classList.contains("unit-rules")) return;
+  const link = details.querySelector("a.rules-link");
+  if (!link || details.dataset.loaded || !window.htmx) return;
+  details.dataset.loaded = "1";
+  window.htmx.ajax("GET", link.getAttribute("href"), { source: link, target: link, swap: "outerHTML" });
+}, true);
