@@ -52,6 +52,7 @@ class Site:
             "notice": request.query_params.get("done", ""),
             "error": None,
             "conflict": False,
+            "oob": False,  # a builder part's template is in its page; _changed.html sets it to swap it in
         }
         html = api.render_page(f"web/{name}", {**base, **context}, self.templates)
         return Response(html, status_code=status, media_type="text/html; charset=utf-8")
