@@ -227,17 +227,25 @@ def test_the_rules_of_an_entry_and_of_a_catalog_unit_are_the_reference_sheets(ta
     assert sniper not in tab.page.content()  # nothing is sent before it is asked for
     index = [e.get("unit") for e in _entries(file)].index("Cousin Sniper")
     for where in (f"#entry-{index}", ".catalog .unit:has(.unit-name:text-is('Cousin Sniper'))"):
-        details = tab.page.locator(where).locator(".unit-rules")
-        assert details.get_attribute("open") is None  # closed until asked for
-        details.locator("summary").click()
+        unit = tab.page.locator(where)
+        assert unit.locator("details").count() == 0  # nothing open, nothing sent: its name links to them
+        link = unit.get_by_role("link", name="Cousin Sniper", exact=True)
+        assert link.get_attribute("aria-describedby") == "rules-hint"
+        assert tab.text("#rules-hint") == "A unit's name opens its rules."
         if tab.js:
             from playwright.sync_api import expect
 
-            expect(details.locator(".unit-rules-text")).to_contain_text(sniper)
-            assert "Classes" in details.inner_text()  # the class table, cut to the unit's own row
+            link.click()
+            text = unit.locator("details.unit-rules[open] .unit-rules-text")
+            expect(text).to_contain_text(sniper)
+            assert "Classes" in text.inner_text()  # the class table, cut to the unit's own row
+            assert link.get_attribute("aria-expanded") == "true"
+            link.click()  # the name closes them again
+            expect(text).to_be_hidden()
+            assert link.get_attribute("aria-expanded") == "false"
         else:
             with tab.page.expect_navigation():
-                details.get_by_role("link", name="Show them").click()
+                link.click()
             assert tab.text("h1") == "The rules of Cousin Sniper"
             assert sniper in tab.text(".unit-rules-text")
             tab.page.go_back()
@@ -281,8 +289,8 @@ def test_axe_finds_nothing_serious_with_everything_open(browser: Browser, server
         page.get_by_role("link", name="Edit the Colony Volunteers entry").click()
         page.get_by_role("button", name="Save the changes").wait_for()
         for where in ("#entry-1", ".catalog .unit >> nth=0"):
-            page.locator(where).locator(".unit-rules summary").click()
-            page.locator(where).locator(".unit-rules-text").wait_for()
+            page.locator(where).locator("a.rules-link").click()
+            page.locator(where).locator(".unit-rules-text:not(:has-text('Loading'))").wait_for()
         page.screenshot(path=str(folder / f"builder-{width}-{scheme}.png"), full_page=True)
         page.evaluate(_axe_source())
         found = page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)")
