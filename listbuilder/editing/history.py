@@ -99,9 +99,17 @@ class History:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.parts = (STATE, "history", path.name)
+        # Each folder once checked (or made): a History lives for one change or one look, under
+        # the list's lock or for a count, and a change asks for its folders eight times.
+        self._checked: dict[str, Path] = {}
 
     def folder(self, kind: str, *, create: bool = False) -> Path | None:
-        return safe_folder(self.path.parent, (*self.parts, kind), create=create)
+        found = self._checked.get(kind)
+        if found is None:
+            found = safe_folder(self.path.parent, (*self.parts, kind), create=create)
+            if found is not None:
+                self._checked[kind] = found
+        return found
 
     def check(self) -> None:
         """Refuse, before the list is touched, a history whose folders break the rules."""
@@ -125,7 +133,14 @@ class History:
 
     def depth(self) -> tuple[int, int]:
         """How many undo and redo steps the list has."""
-        return len(self.steps("undo")), len(self.steps("redo"))
+        return self._count("undo"), self._count("redo")
+
+    def _count(self, kind: str) -> int:
+        try:
+            folder = self.folder(kind)
+            return 0 if folder is None else sum(1 for n in os.listdir(folder) if _STEP.fullmatch(n))
+        except (InputError, OSError):
+            return 0
 
     def push(self, kind: str, text: str, version_after: str) -> Path:
         """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go."""

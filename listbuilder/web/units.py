@@ -19,15 +19,15 @@ from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htm
 
 
 def _unit(state: Any, query: Mapping[str, str]) -> tuple[Any, str]:
-    """The unit a query names, an entry of the list (``entry=N``) or a catalog unit (``unit=NAME``),
-    and why there is none."""
+    """The unit a query names, an entry of the list (``entry=N``) or a catalog unit (``unit=NAME``,
+    or ``rules=NAME`` on the list's own page), and why there is none."""
     entries = state.report.army.entries
     entry = query.get("entry", "")
     if entry.isdigit():
         if int(entry) < len(entries):
             return entries[int(entry)].unit, ""
         return None, f"The list has no entry {int(entry) + 1}: it has {len(entries)}. Reload the list."
-    name = query.get("unit", "")
+    name = query.get("unit", "") or query.get("rules", "")
     found = state.report.system.find_unit(name) if name else None
     if found is None:
         return None, f"The {state.report.system.definition.name} catalogs have no unit “{name}”."
@@ -39,27 +39,32 @@ def rules_part(site: Site) -> Endpoint:
     (htmx), or as a page of its own."""
 
     async def handler(request: Request) -> Response:
-        file = request.path_params["file"]
-        try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
-        unit, missing = _unit(state, request.query_params)
-        system = state.report.system
-        blocks = () if unit is None else await blocking(api.unit_rules, system, unit)
-        return site.page(
-            "_rules.html" if is_htmx(request) else "rules.html",
-            request,
-            404 if unit is None else 200,
-            title=f"The rules of {unit.name}" if unit is not None else "No such unit",
-            state=state,
-            system=system,
-            unit=unit,
-            missing=missing,
-            blocks=blocks,
-        )
+        return await rules_answer(site, request, request.path_params["file"])
 
     return handler
+
+
+async def rules_answer(site: Site, request: Request, file: str) -> Response:
+    """The answer of ``rules_part``; the builder page gives it too, for ``?rules=NAME``: the link a
+    catalog unit's name is, the same on every list's page, so the catalog is drawn once for all."""
+    try:
+        state = await blocking(api.list_state, site.folder, file, site.catalogs)
+    except ListbuilderError as exc:
+        return unreadable(site, request, exc)
+    unit, missing = _unit(state, request.query_params)
+    system = state.report.system
+    blocks = () if unit is None else await blocking(api.unit_rules, system, unit)
+    return site.page(
+        "_rules.html" if is_htmx(request) else "rules.html",
+        request,
+        404 if unit is None else 200,
+        title=f"The rules of {unit.name}" if unit is not None else "No such unit",
+        state=state,
+        system=system,
+        unit=unit,
+        missing=missing,
+        blocks=blocks,
+    )
 
 
 def custom_part(site: Site) -> Endpoint:
