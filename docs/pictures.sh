@@ -17,6 +17,8 @@ pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/card.pdf" docs/card
 pdftoppm -r 80 -png -f 1 -l 1 -singlefile "$tmp/vs.pdf" docs/odds
 # the web builder, from a real 'listbuilder serve' in Chromium (needs the playwright package)
 python docs/web_pictures.py
+# what the builder says of a unit: leaders, a mixed loadout, its rules (the same way)
+python docs/unit_pictures.py
 # the play page of each rule set (the same way)
 python docs/play_pictures.py
 ls -l docs/*.png

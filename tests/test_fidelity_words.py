@@ -174,14 +174,14 @@ def _squad(weapons: str) -> str:
 def test_a_loadout_short_of_the_figures_says_what_to_write_instead(cli, write_list):
     result = cli("validate", write_list(_squad("[{weapon: Rifle, figures: 4}]")))
     assert result.exit_code == 2
-    assert "the unit has 5 figures, but its weapons are carried by 4 = 4" in result.stderr
+    assert "the unit has 5 figures, but its weapons are carried by 4x Rifle = 4" in result.stderr
     assert "figures that carry none go in an entry of their own with 'weapons: []'" in result.stderr
 
 
 def test_a_loadout_past_the_figures_says_what_to_write_instead(cli, write_list):
     result = cli("validate", write_list(_squad("[{weapon: Rifle, figures: 5}, {weapon: Repeater, figures: 1}]")))
     assert result.exit_code == 2
-    assert "carried by 5 + 1 = 6" in result.stderr
+    assert "carried by 5x Rifle + 1x Repeater = 6" in result.stderr
     assert "go in an entry of their own listing both, e.g. 'weapons: [Rifle, Repeater]'" in result.stderr
 
 

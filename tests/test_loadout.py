@@ -113,11 +113,11 @@ LOADOUT = """\
     [
         (
             "[{weapon: Rifle, figures: 3}, {weapon: Repeater, figures: 2}]",
-            "has 4 figures, but its weapons are carried by 3 + 2 = 5",
+            "has 4 figures, but its weapons are carried by 3x Rifle + 2x Repeater = 5",
         ),
         (
             "[{weapon: Rifle, figures: 2}, {weapon: Repeater, figures: 1}]",
-            "has 4 figures, but its weapons are carried by 2 + 1 = 3",
+            "has 4 figures, but its weapons are carried by 2x Rifle + 1x Repeater = 3",
         ),
         ("[Rifle, {weapon: Repeater, figures: 1}]", "'Rifle' gives no figures, but other weapons do"),
         (
@@ -299,7 +299,8 @@ def test_the_cost_command_takes_a_loadout(cli):
     ok = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,1x Medium Repeater")
     assert ok.exit_code == 0 and "Weapons 4x Rifle + 1x Medium Repeater" in ok.stdout
     bad = cli("cost", "deathzap", "--figures", "5", "--type", "Infantry", "--weapons", "4x Rifle,2x Repeater")
-    assert bad.exit_code == 2 and "the unit has 5 figures, but its weapons are carried by 4 + 2 = 6" in bad.stderr
+    assert bad.exit_code == 2
+    assert "the unit has 5 figures, but its weapons are carried by 4x Rifle + 2x Repeater = 6" in bad.stderr
 
 
 WEAPON_NAMES = [

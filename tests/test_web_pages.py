@@ -63,7 +63,9 @@ def test_the_builder_names_every_control(server: Server):
 def test_leader_buttons_where_the_rule_set_counts_leaders(server: Server, folder: Path):
     (folder / "hive.yaml").write_bytes((EXAMPLES / "deathmelt-chitter-hive.legal.yaml").read_bytes())
     page = server.get("/list/hive.yaml").text
-    assert re.search(r'aria-label="(Mark|Unmark) [^"]+ as leader"', page)
+    # one model: a ★ pressed or not; a squad: how many of its models lead, one fewer and one more
+    assert re.search(r'aria-label="Leader: [^"]+" aria-pressed="(true|false)">★<', page)
+    assert re.search(r'aria-label="One more leader among the [^"]+"', page)
 
 
 def test_the_catalog_filter_answers_with_the_matching_units(server: Server):

@@ -111,6 +111,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.screens import prepare_pages as prepare_pages
     from listbuilder.api.screens import qr_svg as qr_svg
     from listbuilder.api.screens import render_page as render_page
+    from listbuilder.api.screens import unit_rules as unit_rules
     from listbuilder.api.sharing import diff_files as diff_files
     from listbuilder.api.sharing import diff_lists as diff_lists
     from listbuilder.api.sharing import editor_schema as editor_schema
@@ -131,7 +132,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.report import Report as Report
     from listbuilder.collector import few_collections as few_collections
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
-    from listbuilder.editing.changes import AddCustom as AddCustom
     from listbuilder.editing.changes import AddUnit as AddUnit
     from listbuilder.editing.changes import Change as Change
     from listbuilder.editing.changes import Redo as Redo
@@ -143,6 +143,8 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.editing.changes import Undo as Undo
     from listbuilder.editing.choices import UnitChoice as UnitChoice
     from listbuilder.editing.choices import unit_choices as unit_choices
+    from listbuilder.editing.custom import AddCustom as AddCustom
+    from listbuilder.editing.custom import ReplaceCustom as ReplaceCustom
     from listbuilder.editing.plan import EditResult as EditResult
     from listbuilder.editing.state import EntryRow as EntryRow
     from listbuilder.editing.state import ListState as ListState
@@ -183,7 +185,9 @@ _FROM = {
     "listbuilder.api.printing": (
         "Rendered Written document_format render_card render_card_file render_files render_reports write_file"
     ),
-    "listbuilder.api.screens": "card_page font_files odds_grid page_stylesheet prepare_pages qr_svg render_page",
+    "listbuilder.api.screens": (
+        "card_page font_files odds_grid page_stylesheet prepare_pages qr_svg render_page unit_rules"
+    ),
     "listbuilder.api.sharing": (
         "diff_files diff_lists editor_schema export_list git_diff import_file import_list import_noted"
     ),
@@ -200,9 +204,8 @@ _FROM = {
     "listbuilder.rules.system": "System",
     "listbuilder.share.diff": "ListDiff",
     # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
-    "listbuilder.editing.changes": (
-        "AddCustom AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo"
-    ),
+    "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",
+    "listbuilder.editing.custom": "AddCustom ReplaceCustom",
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
     "listbuilder.editing.plan": "EditResult",
     # A list of a builder's folder as the builder shows it, and its line on the lists page.

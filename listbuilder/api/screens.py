@@ -17,6 +17,7 @@ from listbuilder.printing.html import environment, render_template, stylesheet
 from listbuilder.printing.html import font_files as files
 from listbuilder.printing.pages import card
 from listbuilder.rules.catalog import System
+from listbuilder.rules.formats import Unit
 
 if TYPE_CHECKING:
     from listbuilder.printing.pages import Card
@@ -33,6 +34,15 @@ def qr_svg(text: str, title: str = "") -> str:
 def card_page(system: System) -> Card:
     """A rule set's rules card as page data (what the ``_card.html`` template shows)."""
     return card(system)
+
+
+def unit_rules(system: System, unit: Unit) -> tuple[Any, ...]:
+    """The rules ``unit``'s stats call for, as the printed reference sheet gives them (its tables,
+    special rules and what its traits and weapons mean), as blocks that ``_block.html`` shows."""
+    # start-up: the print stack loads only for a page or a print
+    from listbuilder.printing.pages import used_rules
+
+    return tuple(used_rules(system, [unit], own=True)[3])
 
 
 def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:

@@ -1,9 +1,10 @@
 """Editing a list: every change a player makes, as a value, applied in one locked step.
 
 - ``changes``: the changes (``AddUnit``, ``RemoveUnit``, ``SetCount``, ``SetField`` and
-  ``SetLeaders``, ``SetLeader``, ``AddCustom``, ``Undo``, ``Redo``), each a small immutable
-  record that carries itself out; ``suggestions``: the doctor's (``ApplySuggestion``,
-  ``FollowDoctor``); ``values``: the checks of counts, names and limits;
+  ``SetLeaders``, ``SetLeader``, ``Undo``, ``Redo``), each a small immutable record that carries
+  itself out; ``custom``: a custom unit added (``AddCustom``) or edited (``ReplaceCustom``);
+  ``suggestions``: the doctor's (``ApplySuggestion``, ``FollowDoctor``); ``values``: the checks
+  of counts, names and limits;
 - ``apply``: ``apply_change`` (a file, under its lock, with its undo step) and ``apply_to_text``;
 - ``plan``: one checked edit of a list's text (``ListEdit``), read back before it is kept;
 - ``yamltext``: the splices that change a few values and keep every other byte;
@@ -15,7 +16,6 @@
 
 from listbuilder.editing.apply import apply_change, apply_to_text
 from listbuilder.editing.changes import (
-    AddCustom,
     AddUnit,
     Change,
     Redo,
@@ -26,6 +26,7 @@ from listbuilder.editing.changes import (
     SetLeaders,
     Undo,
 )
+from listbuilder.editing.custom import AddCustom, ReplaceCustom
 from listbuilder.editing.plan import EditResult
 from listbuilder.editing.suggestions import ApplySuggestion, FollowDoctor
 
@@ -38,6 +39,7 @@ __all__ = [
     "FollowDoctor",
     "Redo",
     "RemoveUnit",
+    "ReplaceCustom",
     "SetCount",
     "SetField",
     "SetLeader",

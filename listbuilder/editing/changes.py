@@ -15,7 +15,7 @@ from typing import Any
 
 from listbuilder.editing.plan import ListEdit
 from listbuilder.editing.values import check_count, check_name, parse_limit
-from listbuilder.editing.yamltext import is_printable_line, scalar
+from listbuilder.editing.yamltext import is_printable_line
 from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
@@ -272,57 +272,6 @@ class SetLeader(Change):
         edit.set_leaders(entry.index, entry.count if self.leader else 0)
         edit.entry = entry.index
         return f"{entry.unit.name} {'is now' if self.leader else 'is no longer'} a leader"
-
-
-@record
-class AddCustom(Change):
-    """Append a custom unit (``- name: NAME`` with the rule set's stats), ``count`` copies.
-
-    ``stats`` holds ``name`` and a value for each stat (a number, a choice, or a sequence of
-    choices); they are checked as a custom entry of the list is, before anything is written."""
-
-    stats: Mapping[str, object]
-    count: int = 1
-
-    def carry_out(self, edit: ListEdit) -> str:
-        check_count(self.count, "add")
-        path, stats = edit.path, self.stats
-        name = stats.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise InputError("a custom unit needs a name", file=path, details=[ErrorDetail(message="give it a name")])
-        defs = edit.system.definition.stats
-        unknown = [k for k in stats if k != "name" and k not in defs]
-        if unknown:
-            raise InputError(
-                f"{edit.system.id} has no stat '{unknown[0]}'",
-                file=path,
-                details=[ErrorDetail(message=f"its stats: {', '.join(defs)}")],
-            )
-        flow = edit.flow
-        pairs = [("name", scalar(name.strip(), None, flow))]
-        data: dict[str, Any] = {"name": name.strip()}
-        for stat_key in defs:
-            if stat_key not in stats:
-                continue
-            value = stats[stat_key]
-            if isinstance(value, list | tuple):
-                items = [str(v) for v in value]
-                pairs.append((stat_key, "[" + ", ".join(scalar(v, None, True) for v in items) + "]"))
-                data[stat_key] = items
-            elif isinstance(value, bool) or not isinstance(value, int | str):
-                raise InputError(f"the stat '{stat_key}' cannot be {value!r}", file=path)
-            else:
-                pairs.append((stat_key, str(value) if isinstance(value, int) else scalar(value, None, flow)))
-                data[stat_key] = value
-        _, errors = edit.system.read_unit(data, Document(path=path, data=data, positions={}, text=""), ())
-        if errors:
-            raise InputError("this custom unit cannot be added", file=path, details=errors)
-        if self.count > 1:
-            pairs.append(("count", str(self.count)))
-            data["count"] = self.count
-        edit.append_pairs(pairs, data)
-        edit.entry = len(edit.army.entries)
-        return f"added {name}"
 
 
 @record

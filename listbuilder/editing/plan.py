@@ -268,6 +268,20 @@ class ListEdit:
         self.body = apply(self.body, y.append_item(seq, pairs, model, column))
         self.expected["units"].append(data)
 
+    def replace_entry(
+        self, index: int, pairs: list[tuple[str, str]], data: dict[str, Any], keep: tuple[str, ...]
+    ) -> None:
+        """Write entry ``index`` anew from rendered ``pairs`` that read back as ``data`` (a custom unit
+        edited), where it stands; its keys named in ``keep`` stay as written, right after its name."""
+        y = self._yaml()
+        seq = self._units(y)[1]
+        item = seq.value[index]
+        kept = [(k.value, y.source(v)) for k, v in item.value if getattr(k, "value", None) in keep]
+        old = self.expected["units"][index]
+        self.body = apply(self.body, [y.replace_item(seq, index, [*pairs[:1], *kept, *pairs[1:]])])
+        self.expected["units"][index] = {**{k: old[k] for k, _ in kept}, **data}
+        self._copied.add(index)
+
     @property
     def flow(self) -> bool:
         """Whether new entries are written in flow style (``[...]``)."""

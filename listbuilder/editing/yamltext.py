@@ -226,6 +226,20 @@ class YamlText:
             sep = between if _one_line(between) else "," + self.newline(at) + self.indent_of(last.start_mark.index)
         return [(at, at, sep + self._flow_item(pairs, model if model is not None else _mapping(last)))]
 
+    def replace_item(self, seq: Node, index: int, pairs: Sequence[tuple[str, str]]) -> Splice:
+        """Write item ``index`` of a sequence anew as a mapping of ``pairs``, laid out like the item
+        it replaces (its lines in a block sequence, its span in a flow one); the items around it stay."""
+        item = seq.value[index]
+        model = _mapping(item)
+        if seq.flow_style:
+            return item.start_mark.index, self.content_end(item), self._flow_item(pairs, model)
+        start = self.line_start(self.dash(item))
+        end = self.line_after(self.content_end(item))
+        nl = self.newline(start)
+        text = nl.join(self._block_item(pairs, model, self.indent_of(self.dash(item))))
+        at_end_unbroken = end == len(self.text) and self.text[-1:] not in _BREAKS
+        return start, end, text if at_end_unbroken else text + nl
+
     def delete_item(self, seq: Node, index: int, key: Node) -> list[Splice]:
         """Delete item ``index`` of a sequence (the value of ``key``); the last item of a block
         sequence leaves ``key: []``."""

@@ -286,23 +286,7 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
     sheets = []
     for group in by_system.values():
         system = group[0].system
-        units = [line.entry.unit for r in group for line in r.lines]
-        ref = load_reference(system)
-        tables = []
-        for table in ref.tables:
-            if not table.in_play or not is_used(table.uses, system, units):
-                continue
-            if table.filter_rows and table.uses is not None:
-                used = values_used(system, units, table.uses.stat)
-                table = dataclasses.replace(table, rows=tuple(r for r in table.rows if r and r[0] in used))
-            tables.append(table)
-        rules = tuple(rule for rule in ref.rules if is_used(rule.uses, system, units))
-        # A stat whose values already have a table row each needs no glossary entry too.
-        covered = {t.uses.stat for t in tables if t.filter_rows and t.uses is not None}
-        glossary = tuple(g for g in _glossary(system, units) if g.key not in covered)
-        blocks = [_table_block(t) for t in tables] + [_rule_block(r) for r in rules]
-        if glossary:
-            blocks.append(Block(kind="glossary", item=glossary, weight=1 + sum(_lines(g.summary) for g in glossary)))
+        tables, rules, glossary, blocks = used_rules(system, [line.entry.unit for r in group for line in r.lines])
         names = " and ".join(dict.fromkeys(r.army.name for r in group))
         note = ""
         if not system.layer_files(REFERENCE_FILE):
@@ -325,6 +309,30 @@ def reference_sheet(reports: Sequence[Report]) -> list[ReferenceSheet]:
             )
         )
     return sheets
+
+
+def used_rules(
+    system: System, units: Sequence[Unit], own: bool = False
+) -> tuple[list[Table], tuple[SpecialRule, ...], tuple[GlossaryEntry, ...], list[Block]]:
+    """The tables, special rules and glossary a reference sheet prints for ``units``, and its blocks
+    in order; ``own``: only those a unit's stats call for, not those every unit of the rule set uses."""
+    ref = load_reference(system)
+    tables = []
+    for table in ref.tables:
+        if not table.in_play or not is_used(table.uses, system, units) or (own and table.uses is None):
+            continue
+        if table.filter_rows and table.uses is not None:
+            used = values_used(system, units, table.uses.stat)
+            table = dataclasses.replace(table, rows=tuple(r for r in table.rows if r and r[0] in used))
+        tables.append(table)
+    rules = tuple(r for r in ref.rules if is_used(r.uses, system, units) and not (own and r.uses is None))
+    # A stat whose values already have a table row each needs no glossary entry too.
+    covered = {t.uses.stat for t in tables if t.filter_rows and t.uses is not None}
+    glossary = tuple(g for g in _glossary(system, units) if g.key not in covered)
+    blocks = [_table_block(t) for t in tables] + [_rule_block(r) for r in rules]
+    if glossary:
+        blocks.append(Block(kind="glossary", item=glossary, weight=1 + sum(_lines(g.summary) for g in glossary)))
+    return tables, rules, glossary, blocks
 
 
 def _glossary(system: System, units: Sequence[Unit]) -> tuple[GlossaryEntry, ...]:

@@ -166,7 +166,7 @@ def check_counts(
     given = sum(i.figures for i in counted)
     if given == figures:
         return []
-    shown = " + ".join(str(i.figures) for i in counted)
+    shown = " + ".join(str(i) for i in counted)  # "4x Rifle + 2x Repeater": each named
     # The list format's rule (each rule set declares it as a ruling): each of the unit's figures
     # carries one of the items counted, so the counts add up to the unit's figures.
     if given < figures:

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from listbuilder import api
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
-from listbuilder.web import builder, lists, play, sheets
+from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import MAX_BODY, WILDCARDS, BodyTooLarge, Guard, host_names
 from listbuilder.web.site import STATIC, Refused, Site
 
@@ -94,6 +94,8 @@ def create_app(
         Route("/list/{file}/catalog", builder.catalog_part(site)),
         Route("/list/{file}/status", builder.status_part(site)),
         Route("/list/{file}/doctor", builder.doctor_part(site)),
+        Route("/list/{file}/rules", units.rules_part(site)),
+        Route("/list/{file}/custom", units.custom_part(site)),
         Route("/list/{file}/change", builder.change(site), methods=["POST"]),
         Route("/list/{file}/price", builder.price(site), methods=["POST"]),
         Route("/list/{file}/undo", builder.undo(site, redo=False), methods=["POST"]),

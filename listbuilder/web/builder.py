@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
-from listbuilder.web.forms import change_of, stats_of
+from listbuilder.web.forms import change_of
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -25,6 +25,7 @@ from listbuilder.web.site import (
     redirect,
     unreadable,
 )
+from listbuilder.web.units import edit_context, pricing, rules_answer
 
 
 def _builder_context(
@@ -56,7 +57,7 @@ def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[st
         "settings_open": False,
     }
     if custom:
-        context.update(_pricing(system, custom))
+        context.update(pricing(system, custom))
     return context
 
 
@@ -89,13 +90,6 @@ def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
     return {**context, "units_html": html}
 
 
-def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
-    try:
-        return {"pricing": api.price(system, stats_of(system, fields)), "price_error": ""}
-    except ListbuilderError as exc:
-        return {"pricing": None, "price_error": error_message(exc)}
-
-
 def _builder(site: Site, request: Request, file: str, status: int = 200, **extra: Any) -> Response:
     query = request.query_params.get("q", "")
     context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
@@ -105,6 +99,9 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
             context["doctor"] = api.ask_doctor(site.folder, file, site.catalogs, ask)
         except ListbuilderError as exc:  # past its time bound, say: said where its answer goes
             context["doctor_error"] = error_message(exc)
+    edit = request.query_params.get("edit", "")
+    if edit and request.method == "GET":  # the custom unit form filled in with that entry (no script)
+        context.update(edit_context(context["state"], edit))
     at = request.query_params.get("at", "")
     if at.isdigit() and request.method == "GET":
         context["touched"] = int(at)
@@ -118,7 +115,7 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
 PARTS = ("watch", "messages", "head", "problems", "history", "doctor", "entries", "tally")
 # The forms of these parts are sent back only by their own change (or a conflict, which shows
 # the list as it is now): a "+" pressed must not clear a custom unit half typed.
-OWN_PARTS = {"set": ("settings",), "custom": ("custom",)}
+OWN_PARTS = {"set": ("settings",), "custom": ("custom",), "replace": ("custom",)}
 
 
 def _changed(
@@ -149,6 +146,8 @@ def _changed(
 def builder_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
+        if "rules" in request.query_params:  # a catalog unit's name, followed (web/_units.html)
+            return await rules_answer(site, request, file)
         try:
             return await blocking(_builder, site, request, file)
         except ListbuilderError as exc:
@@ -229,11 +228,11 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
             site.folder, file, site.catalogs, wanted, expect=one(fields, "version"), state=is_htmx(request)
         )
     except ConflictError as exc:
-        custom = fields if what == "custom" else None
+        custom = fields if what in ("custom", "replace") else None
         return _changed(site, request, file, what, 409, error=error_message(exc), conflict=True, custom=custom)
     except ListbuilderError as exc:
         try:
-            custom = fields if what == "custom" else None
+            custom = fields if what in ("custom", "replace") else None
             return _changed(site, request, file, what, 400, error=error_message(exc), custom=custom)
         except ListbuilderError:
             return unreadable(site, request, exc)
@@ -254,7 +253,7 @@ def price(site: Site) -> Endpoint:
                 state = await blocking(api.list_state, site.folder, file, site.catalogs)
             except ListbuilderError as exc:
                 return unreadable(site, request, exc)
-            return site.page("_price.html", request, **_pricing(state.report.system, fields), state=state)
+            return site.page("_price.html", request, **pricing(state.report.system, fields), state=state)
         try:
             return await blocking(_builder, site, request, file, custom=fields)
         except ListbuilderError as exc:

@@ -40,6 +40,7 @@ _FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any]]] = {
     "leaders": (("index", "leaders"), lambda f: api.SetLeaders(index=f["index"], leaders=f["leaders"])),
     "set": (("key", "value"), lambda f: api.SetField(key=f["key"], value=f["value"])),
     "custom": (("stats",), lambda f: api.AddCustom(stats=f["stats"], count=1 if f["count"] is None else f["count"])),
+    "replace": (("index", "stats"), lambda f: api.ReplaceCustom(index=f["index"], stats=f["stats"])),
     "fix": (("suggestion",), lambda f: api.FollowDoctor(question="fix", number=f["suggestion"])),
     "fill": (("suggestion",), lambda f: api.FollowDoctor(question="fill", number=f["suggestion"])),
 }
@@ -63,7 +64,7 @@ def change_of(fields: Fields, system: Callable[[], Any]) -> Any:
         "suggestion": _number(fields, "suggestion", "the suggestion"),
     }
     needs, build = _FORMS[what]
-    if what == "custom":
+    if what in ("custom", "replace"):
         given["stats"] = stats_of(system(), fields)
     missing = [k for k in needs if given.get(k) is None]
     if missing:
@@ -75,8 +76,12 @@ def stats_of(system: Any, fields: Fields) -> dict[str, object]:
     """Turn a form's fields (each a list of values) into a custom unit's name and stats.
 
     Empty fields are left out (the pricing then says which stat is missing); numbers must be
-    whole numbers; a 'choices' stat takes every value given."""
+    whole numbers; a 'choices' stat takes every value given. Where its items are carried by some
+    of the unit's figures, each item's count is the field ``STAT:ITEM`` (``weapons:Rifle``): an item
+    ticked with no count is carried by every figure, and the list format's rule for loadouts
+    judges the counts."""
     stats = system.definition.stats
+    figures_key = system.definition.figures_stat
     values: dict[str, object] = {}
     errors: list[ErrorDetail] = []
     name = " ".join(fields.get("name", ())).strip()
@@ -85,6 +90,9 @@ def stats_of(system: Any, fields: Fields) -> dict[str, object]:
     for key, stat in stats.items():
         given = [v.strip() for v in fields.get(key, ()) if v.strip()]
         if stat.kind == "choices":
+            counted = bool(stat.item and figures_key in stats)
+            if counted:
+                given = _loadout(key, stat.item, figures_key, given, fields, stats[figures_key].label, errors)
             if given or key in fields:
                 values[key] = given
             continue
@@ -100,3 +108,48 @@ def stats_of(system: Any, fields: Fields) -> dict[str, object]:
     if errors:
         raise InputError("these stats cannot be used", details=errors)
     return values
+
+
+def _loadout(
+    key: str, item: str, figures_key: str, ticked: list[str], fields: Fields, label: str, errors: list[ErrorDetail]
+) -> list[Any]:
+    """A list stat's items with the figures carrying each (``{weapon: Rifle, figures: 3}``), or
+    names alone when no count is given. A count given for an item not ticked chooses it too."""
+    counts: dict[str, str] = {}
+    for field, values in fields.items():
+        if field.startswith(key + ":") and values and values[-1].strip():
+            counts[field[len(key) + 1 :]] = values[-1].strip()
+    if not counts:
+        return list(ticked)
+    every = _one(fields, figures_key)
+    items: list[Any] = []
+    noun = label.lower()
+    for name in [*ticked, *(n for n in counts if n not in ticked)]:
+        count = counts.get(name, every.strip() if every else "")
+        try:
+            items.append({item: name, figures_key: int(count)})
+        except ValueError:
+            if name in counts:
+                message = f"the {noun} carrying {name} must be a whole number, found '{count}'"
+                errors.append(ErrorDetail(message=message))
+            else:  # every figure, and the unit's figures are not given yet: the pricing says so
+                items.append(name)
+    return items
+
+
+def fields_of(system: Any, unit: Any) -> dict[str, list[str]]:
+    """A unit's name and stats as the custom unit form's fields (``stats_of`` reads them back)."""
+    stats = system.definition.stats
+    fields: dict[str, list[str]] = {"name": [unit.name]}
+    for key, stat in stats.items():
+        value = unit.stats.get(key)
+        if stat.kind != "choices":
+            fields[key] = [] if value is None else [str(value)]
+            continue
+        fields[key] = []
+        for item in value or ():
+            carried = getattr(item, "figures", None)
+            fields[key].append(str(getattr(item, "name", item)))
+            if carried is not None:
+                fields[f"{key}:{getattr(item, 'name', item)}"] = [str(carried)]
+    return fields

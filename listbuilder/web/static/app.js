@@ -31,6 +31,35 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (shown && event.detail.parameters.version !== undefined) event.detail.parameters.version = shown.value;
 });
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
+<<<<<<< HEAD
+// A unit's rules: its name is a link to the page of its rules (what a browser without this script
+// follows). Followed here, it opens a disclosure under the unit that holds them, loaded the first
+// time; the name then opens and closes it (aria-expanded says which).
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element ? event.target.closest("a.rules-link") : null;
+  if (!link || !window.htmx || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  const holder = link.closest(".entry-main, .unit") || link.parentElement;
+  let details = holder.querySelector(":scope > details.unit-rules");
+  if (details) {
+    details.open = !details.open;
+    return;
+  }
+  details = document.createElement("details");
+  details.className = "unit-rules";
+  details.id = "rules-" + Math.random().toString(36).slice(2);
+  const summary = document.createElement("summary");
+  summary.textContent = "Rules of " + link.textContent;
+  const body = document.createElement("div");
+  body.className = "unit-rules-text";
+  body.textContent = "Loading…";
+  details.append(summary, body);
+  details.addEventListener("toggle", () => link.setAttribute("aria-expanded", String(details.open)));
+  holder.append(details);
+  link.setAttribute("aria-controls", details.id);
+  details.open = true;
+  window.htmx.ajax("GET", link.getAttribute("href"), { target: body, swap: "outerHTML" });
+=======
 
 // Nothing moves under the finger: when a change swaps in the builder's parts, what it added (an
 // entry, a problem, a longer headline) may push the rest down. The button pressed (or, if it was
@@ -49,4 +78,5 @@ document.addEventListener("htmx:afterSwap", (event) => {
   if (!now) return;
   const moved = now.getBoundingClientRect().top - held.top;
   if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+>>>>>>> webspeed
 });
