@@ -23,3 +23,38 @@ function listbuilderCopyButtons(root) {
 }
 document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
+
+// What goes wrong between the page and the server is said on the page, never swapped into it:
+// the server down (a restart), or a refusal in plain text from the guard in front of the app.
+function listbuilderTrouble(text) {
+  const main = document.getElementById("main");
+  if (!main) return;
+  let note = document.getElementById("trouble");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "trouble";
+    note.className = "message error";
+    note.setAttribute("role", "alert");
+    main.prepend(note);
+  }
+  note.textContent = text;
+}
+document.addEventListener("htmx:sendError", () => {
+  listbuilderTrouble("The server did not answer: it may be stopped or restarting. Once it runs again, "
+    + "reload the page to see the list as it is before you make the change again.");
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  const type = xhr.getResponseHeader("content-type") || "";
+  if (xhr.status >= 400 && !type.startsWith("text/html")) {
+    event.detail.shouldSwap = false;
+    listbuilderTrouble((xhr.responseText || "The server refused this.").trim() + " Nothing was changed.");
+  }
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const old = document.getElementById("trouble");
+  if (old && event.detail.xhr && event.detail.xhr.status < 400) old.remove();
+  // An error shown in place of the page's content: the keyboard and the screen reader go to it.
+  const heading = event.detail.target && event.detail.target.id === "main" && document.getElementById("error-title");
+  if (heading) heading.focus();
+});

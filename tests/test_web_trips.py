@@ -1,0 +1,147 @@
+"""What trips a player with an open tab, server side: a server restarted under it, a list deleted
+in another tab, an error answer that must not nest a page inside the page.
+
+Each test runs the app in this process (``asgiclient``): a restart is a second app over the same
+folder with a new token, as ``serve`` makes one each time it starts.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from asgiclient import Client
+from conftest import EXAMPLES
+
+from listbuilder.web import create_app
+
+LIST = "zombies.yaml"
+FIRST, SECOND = "token-of-the-first-run-0123456789", "token-of-the-second-run-987654321"
+PAGE = {"sec-fetch-site": "same-origin"}  # what Chromium sends with a form posted from our page
+HTMX = {**PAGE, "hx-request": "true", "hx-current-url": "http://127.0.0.1:8000/list/zombies.yaml"}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / LIST).write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    return tmp_path
+
+
+def _version(page: str) -> str:
+    found = re.search(r'name="version" value="([0-9a-f]{16})"', page)
+    assert found, "the page holds no version"
+    return found.group(1)
+
+
+def _token(page: str) -> str:
+    found = re.search(r'name="token" value="([^"]+)"', page)
+    assert found, "the page holds no token"
+    return found.group(1)
+
+
+def _hunters(folder: Path) -> int:
+    return int(re.search(r"unit: Hunter\n\s+count: (\d+)", (folder / LIST).read_text()).group(1))  # type: ignore[union-attr]
+
+
+def test_a_change_from_before_a_restart_is_not_made_and_the_page_is_loaded_anew(folder: Path):
+    before = Client(create_app(folder, token=FIRST))
+    page = before.get(f"/list/{LIST}").text
+    assert _token(page) == FIRST
+    old = {"token": FIRST, "version": _version(page), "change": "add", "unit": "Hunter"}
+    after = Client(create_app(folder, token=SECOND))  # the server restarted: a new token
+    file = (folder / LIST).read_bytes()
+
+    plain = after.post(f"/list/{LIST}/change", old, PAGE)  # without JavaScript
+    assert (plain.status, plain.headers["location"]) == (303, f"/list/{LIST}?restarted=1")
+    htmx = after.post(f"/list/{LIST}/change", old, HTMX)
+    assert htmx.status == 403 and htmx.headers["hx-redirect"] == f"/list/{LIST}?restarted=1"
+    assert "<html" not in htmx.text
+    assert (folder / LIST).read_bytes() == file  # neither made the change
+
+    reloaded = after.get(f"/list/{LIST}?restarted=1").text
+    assert "The server was restarted after this page was loaded, so that change was not made." in reloaded
+    assert _token(reloaded) == SECOND
+    assert "was restarted" not in after.get(f"/list/{LIST}").text  # said once, on the page sent back to
+    again = {**old, "token": SECOND, "version": _version(reloaded)}
+    assert after.post(f"/list/{LIST}/change", again, PAGE).status == 303
+    assert _hunters(folder) == 3  # made once: 2 in the example, one added
+
+
+@pytest.mark.parametrize(
+    ("path", "fields", "back"),
+    [
+        ("/new", {"system": "might-skirmish", "name": "Late"}, "/"),
+        ("/import", {"text": "Zombie Family (might-skirmish)"}, "/"),
+        (f"/list/{LIST}/delete", {}, f"/list/{LIST}"),
+        (f"/list/{LIST}/duplicate", {"referer": "/"}, "/"),  # the lists page said, where it is posted from
+        (f"/list/{LIST}/change", {"referer": "//elsewhere.example/x"}, f"/list/{LIST}"),
+        (f"/list/{LIST}/undo", {}, f"/list/{LIST}"),
+        (f"/list/{LIST}/play/tap", {"tap": "turn"}, f"/list/{LIST}/play"),
+    ],
+)
+def test_every_write_from_before_a_restart_goes_back_to_its_page(folder: Path, path: str, fields: dict, back: str):
+    files = sorted(p.name for p in folder.iterdir())
+    after = Client(create_app(folder, token=SECOND))
+    referer = fields.pop("referer", "")
+    headers = {**PAGE, "referer": "http:" + referer if referer.startswith("//") else "http://127.0.0.1:8000" + referer}
+    answer = after.post(path, {"token": FIRST, **fields}, headers if referer else PAGE)
+    assert (answer.status, answer.headers["location"]) == (303, back + "?restarted=1")
+    assert sorted(p.name for p in folder.iterdir()) == files
+
+
+@pytest.mark.parametrize("token", ["", FIRST])
+def test_a_client_that_is_no_page_still_gets_the_plain_refusal(folder: Path, token: str):
+    after = Client(create_app(folder, token=SECOND))
+    answer = after.post(f"/list/{LIST}/change", {"token": token, "change": "add", "unit": "Hunter"})
+    assert answer.status == 403 and "token is missing or old" in answer.text
+    empty = after.post(f"/list/{LIST}/change", {"token": "", "change": "add", "unit": "Hunter"}, PAGE)
+    assert empty.status == 403  # no token at all is no page of any run of this server
+    assert _hunters(folder) == 2
+
+
+def test_the_token_is_kept_in_no_file_of_the_folder(folder: Path):
+    """A served folder is often a git repository or a zip sent to a friend: the secret stays in memory."""
+    client = Client(create_app(folder, token=SECOND))
+    version = _version(client.get(f"/list/{LIST}").text)
+    assert (
+        client.post(
+            f"/list/{LIST}/change", {"token": SECOND, "version": version, "change": "add", "unit": "Hunter"}, PAGE
+        ).status
+        == 303
+    )
+    assert client.post(f"/list/{LIST}/play/tap", {"token": SECOND, "tap": "start"}, PAGE).status in (303, 400)
+    assert client.post(f"/list/{LIST}/duplicate", {"token": SECOND}, PAGE).status == 303
+    assert client.post(f"/list/{LIST}/delete", {"token": SECOND}, PAGE).status == 303
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert len(files) >= 3  # the copy, the deleted list kept to restore, the history
+    for p in files:
+        assert SECOND.encode() not in p.read_bytes(), p
+
+
+def test_a_list_deleted_in_another_tab_is_said_in_place_of_the_page(folder: Path):
+    client = Client(create_app(folder, token=SECOND))
+    version = _version(client.get(f"/list/{LIST}").text)
+    assert client.post(f"/list/{LIST}/delete", {"token": SECOND}, PAGE).status == 303
+    change = {"token": SECOND, "version": version, "change": "add", "unit": "Hunter"}
+    htmx = client.post(f"/list/{LIST}/change", change, HTMX)
+    assert htmx.status == 404
+    assert (htmx.headers["hx-retarget"], htmx.headers["hx-reswap"]) == ("#main", "innerHTML")
+    for whole_page in ("<html", "<header", "<footer", "<main"):
+        assert whole_page not in htmx.text
+    assert f"There is no list file {LIST} in this folder: it may have been deleted or renamed" in htmx.text
+    assert "a deleted list can be restored there" in htmx.text
+    assert not (folder / LIST).exists()  # and nothing was made in its place
+    for path in (f"/list/{LIST}/undo", f"/list/{LIST}/price"):
+        answer = client.post(path, {"token": SECOND, "version": version}, HTMX)
+        assert answer.status == 404 and "<html" not in answer.text and answer.headers["hx-retarget"] == "#main", path
+    plain = client.post(f"/list/{LIST}/change", change, PAGE)  # without JavaScript: the whole page, once
+    assert plain.status == 404 and plain.text.count("<header") == 1 and plain.text.count("<footer") == 1
+    assert "No such list · listbuilder" in plain.text
+
+
+def test_a_refusal_is_said_in_place_of_the_page_too(folder: Path):
+    client = Client(create_app(folder, token=SECOND, read_only=True))
+    answer = client.post(f"/list/{LIST}/change", {"token": SECOND, "change": "add", "unit": "Hunter"}, HTMX)
+    assert answer.status == 403 and answer.headers["hx-retarget"] == "#main" and "<html" not in answer.text
+    assert "served read-only" in answer.text
