@@ -18,7 +18,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from listbuilder import api
-from listbuilder.errors import InputError, ListbuilderError, shown
+from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.hints import error_text, hint
 from listbuilder.web.security import MAX_BODY, token_matches
 
 STATIC = Path(__file__).parent / "static"
@@ -53,6 +54,7 @@ class Site:
             "restarted": request.query_params.get("restarted") == "1",
             "error": None,
             "conflict": False,
+            "hint": hint,  # the web's words for a message's next step: {{ hint(p.action) }}
         }
         headers = {}
         if name == "error.html" and is_htmx(request):
@@ -170,7 +172,8 @@ def attachment(data: bytes, media_type: str, filename: str) -> Response:
 
 
 def error_message(exc: ListbuilderError) -> str:
-    return exc.render().replace(shown(exc.file) + ": ", "", 1) if exc.file else exc.render()
+    """An error as the pages show it (``hints.error_text``)."""
+    return error_text(exc)
 
 
 def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
