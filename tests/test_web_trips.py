@@ -145,3 +145,43 @@ def test_a_refusal_is_said_in_place_of_the_page_too(folder: Path):
     answer = client.post(f"/list/{LIST}/change", {"token": SECOND, "change": "add", "unit": "Hunter"}, HTMX)
     assert answer.status == 403 and answer.headers["hx-retarget"] == "#main" and "<html" not in answer.text
     assert "served read-only" in answer.text
+
+
+def _visible(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def test_compare_offers_the_lists_of_the_same_rule_set_by_their_names(folder: Path):
+    for example in ("might-skirmish-windblade-elves.legal", "might-skirmish-monster-mash.illegal"):
+        (folder / f"{example}.yaml").write_bytes((EXAMPLES / f"{example}.yaml").read_bytes())
+    (folder / "rangers.yaml").write_bytes((EXAMPLES / "deathzap-frontier-rangers.legal.yaml").read_bytes())
+    (folder / "mash-copy.yaml").write_bytes((EXAMPLES / "might-skirmish-monster-mash.illegal.yaml").read_bytes())
+    client = Client(create_app(folder, token=SECOND))
+    page = client.get(f"/list/{LIST}/compare").text
+    offered = re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', page)
+    assert offered == [
+        ("mash-copy.yaml", "Monster Mash (mash-copy.yaml)"),  # two lists called Monster Mash: the file tells them apart
+        ("might-skirmish-monster-mash.illegal.yaml", "Monster Mash (might-skirmish-monster-mash.illegal.yaml)"),
+        ("might-skirmish-windblade-elves.legal.yaml", "Windblade Elves"),
+    ]  # not the Deathzap list, not this list itself
+    alone = client.get("/list/rangers.yaml/compare").text
+    assert "<select" not in alone
+    assert "There is no other list of Deathzap (simplified) in this folder to compare this one with." in _visible(alone)
+
+
+def test_the_lists_page_names_each_list_once_and_deleted_lists_by_their_names(folder: Path):
+    for copy in ("a.yaml", "b.yaml"):
+        (folder / copy).write_bytes((folder / LIST).read_bytes())
+    (folder / "elves.yaml").write_bytes((EXAMPLES / "might-skirmish-windblade-elves.legal.yaml").read_bytes())
+    client = Client(create_app(folder, token=SECOND))
+    assert client.post("/list/elves.yaml/delete", {"token": SECOND}, PAGE).status == 303
+    assert client.post("/list/a.yaml/delete", {"token": SECOND}, PAGE).status == 303
+    page = client.get("/").text
+    assert "<title>Your lists · listbuilder</title>" in page and '<h1 id="lists-title">Your lists</h1>' in page
+    labels = re.findall(r'aria-label="([^"]+)"', page)
+    assert len(labels) == len(set(labels)), labels
+    assert "Delete Zombie Family (b.yaml)" in labels and f"Delete Zombie Family ({LIST})" in labels
+    assert "Restore Windblade Elves" in labels and "Restore Zombie Family" in labels  # one of each is deleted
+    deleted = _visible(page[page.index("Deleted lists") :])
+    assert deleted.startswith("Deleted lists Zombie Family a.yaml, deleted ")
+    assert "Windblade Elves elves.yaml, deleted " in deleted

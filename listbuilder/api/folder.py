@@ -129,11 +129,31 @@ def delete_list(folder: Path, name: str) -> str:
         return lists.delete(folder, name)
 
 
-def deleted_lists(folder: Path) -> tuple[tuple[str, str, str], ...]:
-    """The deleted lists of ``folder``, newest first: (id, file name, when)."""
+def deleted_lists(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:
+    """The deleted lists of ``folder``, newest first: (id, file name, when, the list's own name).
+
+    The name is read from the first ``named`` of them (the file name stands for it past those,
+    and for a file whose name cannot be read)."""
     from listbuilder.editing import folder as lists
 
-    return tuple(lists.deleted(folder))
+    where = lists.deleted_dir(folder)
+    return tuple(
+        (id, file, when, _own_name(where / id, file) if where is not None and i < named else file)
+        for i, (id, file, when) in enumerate(lists.deleted(folder))
+    )
+
+
+def _own_name(path: Path, file: str) -> str:
+    """The ``name:`` a list file gives itself, or ``file`` if it gives none that can be read."""
+    from listbuilder.files.reading import read_text
+    from listbuilder.files.yamldoc import parse_yaml
+
+    try:
+        data = parse_yaml(read_text(path, "list file"), path).data
+    except ListbuilderError:
+        return file
+    name = data.get("name") if isinstance(data, dict) else None
+    return " ".join(name.split()) if isinstance(name, str) and name.strip() else file
 
 
 def restore_list(folder: Path, deleted_id: str) -> str:
