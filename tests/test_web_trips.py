@@ -185,3 +185,27 @@ def test_the_lists_page_names_each_list_once_and_deleted_lists_by_their_names(fo
     deleted = _visible(page[page.index("Deleted lists") :])
     assert deleted.startswith("Deleted lists Zombie Family a.yaml, deleted ")
     assert "Windblade Elves elves.yaml, deleted " in deleted
+
+
+def test_undo_after_a_shell_edit_counts_only_the_steps_it_can_take(folder: Path):
+    from listbuilder import api
+
+    catalogs = api.open_catalogs()
+
+    def add() -> None:
+        api.change_list(folder, LIST, catalogs, api.AddUnit(unit="Hunter", count=1))
+
+    for _ in range(3):
+        add()
+    state = api.list_state(folder, LIST, catalogs)
+    assert (state.undo, state.undo_kept, state.redo) == (3, 3, 0)
+    (folder / LIST).write_text((folder / LIST).read_text() + "# edited in the shell\n")
+    state = api.list_state(folder, LIST, catalogs)
+    assert (state.undo, state.undo_kept) == (0, 3)  # kept, but none can be taken: each would lose the edit
+    add()  # a change made here after the edit: undo takes it back, and no further
+    state = api.list_state(folder, LIST, catalogs)
+    assert (state.undo, state.undo_kept) == (1, 1)
+    api.change_list(folder, LIST, catalogs, api.Undo())
+    state = api.list_state(folder, LIST, catalogs)
+    assert (state.undo, state.undo_kept, state.redo) == (0, 0, 1)
+    assert (folder / LIST).read_text().endswith("# edited in the shell\n") and _hunters(folder) == 5

@@ -58,8 +58,9 @@ class ListState(Record):
     headline: str
     total_text: str
     rows: tuple[EntryRow, ...]
-    undo: int
+    undo: int  # the undo steps that can be taken now (none once the file changed elsewhere)
     redo: int
+    undo_kept: int = 0  # the undo steps kept: more than ``undo`` when the file changed elsewhere
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +71,7 @@ class ListState(Record):
             "entries": [r.as_json() for r in self.rows],
             "undo": self.undo,
             "redo": self.redo,
+            "undo_kept": self.undo_kept,
         }
 
 

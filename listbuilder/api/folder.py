@@ -21,7 +21,7 @@ from listbuilder.army.constraints import Problem
 from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.collector import few_collections
-from listbuilder.errors import ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.rules.catalog import Catalogs
 
 if TYPE_CHECKING:
@@ -136,10 +136,14 @@ def deleted_lists(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, s
     and for a file whose name cannot be read)."""
     from listbuilder.editing import folder as lists
 
-    where = lists.deleted_dir(folder)
+    found = lists.deleted(folder)
+    try:
+        where = lists.deleted_dir(folder) if found else None
+    except InputError:  # a folder of deleted lists that may not be read lists none (``deleted``)
+        return ()
     return tuple(
         (id, file, when, _own_name(where / id, file) if where is not None and i < named else file)
-        for i, (id, file, when) in enumerate(lists.deleted(folder))
+        for i, (id, file, when) in enumerate(found)
     )
 
 
@@ -204,8 +208,10 @@ def _state_of(name: str, path: Path, text: str, report: Report) -> ListState:
         )
         for ln in report.lines
     )
-    undo, redo = History(path).depth()
     text = text.removeprefix("\ufeff")
+    history = History(path)
+    undo, redo = history.depth(version_of(text))
+    kept, _ = history.depth()
     return ListState(
         file=name,
         version=version_of(text),
@@ -216,6 +222,7 @@ def _state_of(name: str, path: Path, text: str, report: Report) -> ListState:
         rows=rows,
         undo=undo,
         redo=redo,
+        undo_kept=kept,
     )
 
 

@@ -123,9 +123,16 @@ class History:
         found = [(int(m.group(1)), m.group(2), folder / n) for n in names if (m := _STEP.fullmatch(n))]
         return sorted(found)
 
-    def depth(self) -> tuple[int, int]:
-        """How many undo and redo steps the list has."""
-        return len(self.steps("undo")), len(self.steps("redo"))
+    def depth(self, version: str | None = None) -> tuple[int, int]:
+        """How many undo and redo steps the list has; with ``version`` (the file's version now),
+        how many can be taken from it: none of a kind whose newest step was made for another
+        version (the file was changed elsewhere since, and ``last`` refuses that step)."""
+        undo, redo = self.steps("undo"), self.steps("redo")
+        if version is None:
+            return len(undo), len(redo)
+        return (len(undo) if undo and undo[-1][1] == version else 0), (
+            len(redo) if redo and redo[-1][1] == version else 0
+        )
 
     def push(self, kind: str, text: str, version_after: str) -> Path:
         """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go."""
