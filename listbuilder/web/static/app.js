@@ -58,3 +58,34 @@ document.addEventListener("htmx:afterSwap", (event) => {
   const heading = event.detail.target && event.detail.target.id === "main" && document.getElementById("error-title");
   if (heading) heading.focus();
 });
+
+// Where the keyboard focus goes after a change. htmx puts it back on the element with the id of
+// the one pressed; after a removal that id belongs to the next entry's button of the same kind,
+// and a second Enter would remove that entry too. So when the control pressed is gone (a removal,
+// "−" on a one-model entry, an applied suggestion), the focus goes to a safe place instead: the
+// name of the entry that took the removed one's place, or the list's heading.
+let listbuilderPressed = null;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+  if (!form || (form.method || "").toLowerCase() !== "post") return;
+  const entry = form.closest("li.entry");
+  listbuilderPressed = {
+    entry: entry ? entry.id : "",
+    entries: document.querySelectorAll("li.entry").length,
+  };
+});
+function listbuilderSafeFocus() {
+  const pressed = listbuilderPressed;
+  listbuilderPressed = null;
+  if (!pressed || !document.getElementById("builder")) return;
+  const now = document.activeElement;
+  const lost = !now || now === document.body;
+  const gone = document.querySelectorAll("li.entry").length < pressed.entries;
+  if (!gone && !lost) return; // the control pressed is still there (a count, a mark): keep it
+  const next = gone && pressed.entry ? document.querySelector("#" + pressed.entry + " .entry-name") : null;
+  const target = next || document.getElementById("list-title");
+  if (!target) return;
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus();
+}
+document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too
