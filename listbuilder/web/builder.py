@@ -30,9 +30,16 @@ def _builder_context(
 ) -> dict[str, Any]:
     if state is None:
         state = api.list_state(site.folder, file, site.catalogs)
+    context = _list_context(state, custom)
+    context["title"] = state.report.army.name
+    context.update(_catalog_context(state.report.system, query))
+    return context
+
+
+def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[str, Any]:
+    """What the list's parts show (every part of the builder but the catalog)."""
     system = state.report.system
     context: dict[str, Any] = {
-        "title": state.report.army.name,
         "state": state,
         "system": system,
         "stats": list(system.definition.stats.items()),
@@ -43,8 +50,9 @@ def _builder_context(
         "touched": None,
         "doctor": None,
         "doctor_error": "",
+        "custom_open": False,
+        "settings_open": False,
     }
-    context.update(_catalog_context(system, query))
     if custom:
         context.update(_pricing(system, custom))
     return context
@@ -79,6 +87,40 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
         context["touched"] = int(at)
     context.update(extra)
     return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
+
+
+# What a change answers with htmx: the builder's parts a change can alter, each a template
+# (web/_NAME.html) whose root has the id it has in the page, swapped there out of band
+# (_changed.html). The catalog is never among them: only its form's version changes.
+PARTS = ("watch", "messages", "head", "problems", "history", "doctor", "entries", "tally")
+# The forms of these parts are sent back only by their own change (or a conflict, which shows
+# the list as it is now): a "+" pressed must not clear a custom unit half typed.
+OWN_PARTS = {"set": ("settings",), "custom": ("custom",)}
+
+
+def _changed(
+    site: Site,
+    request: Request,
+    file: str,
+    what: str,
+    status: int = 200,
+    *,
+    state: Any = None,
+    custom: Mapping[str, list[str]] | None = None,
+    **extra: Any,
+) -> Response:
+    """A change's answer: the whole page without htmx (an error or a conflict: a redirect is made
+    by the caller on success), the parts it altered with htmx (PARTS, OWN_PARTS)."""
+    if not is_htmx(request):
+        return _builder(site, request, file, status, state=state, custom=custom, **extra)
+    if state is None:
+        state = api.list_state(site.folder, file, site.catalogs)
+    parts = PARTS + (("settings", "custom") if extra.get("conflict") else OWN_PARTS.get(what, ()))
+    if site.read_only:
+        parts = tuple(p for p in parts if p not in ("settings", "custom"))
+    context = _list_context(state, custom)
+    context.update(parts=parts, custom_open=what == "custom", settings_open=what == "set", **extra)
+    return site.page("_changed.html", request, status, **context)
 
 
 def builder_page(site: Site) -> Endpoint:
@@ -159,16 +201,17 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
             site.folder, file, site.catalogs, wanted, expect=one(fields, "version"), state=is_htmx(request)
         )
     except ConflictError as exc:
-        return _builder(site, request, file, 409, error=error_message(exc), conflict=True)
+        custom = fields if what == "custom" else None
+        return _changed(site, request, file, what, 409, error=error_message(exc), conflict=True, custom=custom)
     except ListbuilderError as exc:
         try:
             custom = fields if what == "custom" else None
-            return _builder(site, request, file, 400, error=error_message(exc), custom=custom)
+            return _changed(site, request, file, what, 400, error=error_message(exc), custom=custom)
         except ListbuilderError:
             return unreadable(site, request, exc)
     done = result.done if result.changed else "Nothing changed"
     if is_htmx(request):
-        return _builder(site, request, file, notice=done, touched=result.entry, state=result.state)
+        return _changed(site, request, file, what, notice=done, touched=result.entry, state=result.state)
     return redirect(list_url(file), done, result.entry)
 
 
@@ -208,15 +251,15 @@ def undo(site: Site, redo: bool) -> Endpoint:
                 state=is_htmx(request),
             )
         except ConflictError as exc:
-            return await blocking(_builder, site, request, file, 409, error=error_message(exc), conflict=True)
+            return await blocking(_changed, site, request, file, "", 409, error=error_message(exc), conflict=True)
         except ListbuilderError as exc:
             try:
-                return await blocking(_builder, site, request, file, 400, error=error_message(exc))
+                return await blocking(_changed, site, request, file, "", 400, error=error_message(exc))
             except ListbuilderError:
                 return unreadable(site, request, exc)
         done = "Redone" if redo else "Undone"
         if is_htmx(request):
-            return await blocking(_builder, site, request, file, notice=done, state=result.state)
+            return await blocking(_changed, site, request, file, "", notice=done, state=result.state)
         return redirect(list_url(file), done)
 
     return handler

@@ -55,6 +55,7 @@ class Site:
             "error": None,
             "conflict": False,
             "hint": hint,  # the web's words for a message's next step: {{ hint(p.action) }}
+            "oob": False,  # a builder part's template is in its page; _changed.html sets it to swap it in
         }
         headers = {}
         if name == "error.html" and is_htmx(request):

@@ -22,6 +22,14 @@ function listbuilderCopyButtons(root) {
   }
 }
 document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
+// The builder: a change swaps in only the parts it altered (see web/_changed.html), so a form
+// that was not sent again (the catalog, the name and limit, the custom unit) holds the version
+// the page had when it was drawn. Every change made with htmx sends the version the page shows
+// now (#page-version, swapped in by each change); without JavaScript each page is drawn whole.
+document.addEventListener("htmx:configRequest", (event) => {
+  const shown = document.getElementById("page-version");
+  if (shown && event.detail.parameters.version !== undefined) event.detail.parameters.version = shown.value;
+});
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
 
 // What goes wrong between the page and the server is said on the page, never swapped into it:
