@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
@@ -127,7 +128,7 @@ def builder_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            return await blocking(_builder, site, request, file)
+            return await blocking(_builder, site, request, file, custom=_priced(request))
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
 
@@ -227,12 +228,23 @@ def price(site: Site) -> Endpoint:
             except ListbuilderError as exc:
                 return unreadable(site, request, exc)
             return site.page("_price.html", request, **_pricing(state.report.system, fields), state=state)
-        try:
-            return await blocking(_builder, site, request, file, custom=fields)
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        # Without JavaScript: back to the builder, its custom form as it was typed and priced
+        # (a page at /price would be no page to stay on, nor to reload).
+        kept = [(k, v) for k, values in fields.items() if k not in NOT_KEPT for v in values]
+        return RedirectResponse(f"{list_url(file)}?{urlencode([('priced', '1'), *kept])}#custom", status_code=303)
 
     return handler
+
+
+NOT_KEPT = ("token", "version", "preview", "change")  # a priced form's fields not put in its address
+
+
+def _priced(request: Request) -> dict[str, list[str]] | None:
+    """The custom form a builder page's address carries after "Price it" (``priced=1``), or None."""
+    query = request.query_params
+    if query.get("priced") != "1":
+        return None
+    return {k: query.getlist(k) for k in query if k not in ("priced", "q", "done", "at", "doctor", "restarted")}
 
 
 def undo(site: Site, redo: bool) -> Endpoint:
