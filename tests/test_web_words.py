@@ -137,3 +137,26 @@ def test_the_doctor_says_the_webs_next_step(client: Client, folder: Path):
     answer = client.get("/list/empty-deathzap.yaml/doctor?doctor=fill").text
     assert "this list has no limit to fill to" in answer
     assert "(set the list&#39;s limit under “Name and limit”)" in answer
+
+
+ONE_MANY = re.compile(r"(?<![\d,.])[−+-]?1 (figures|points|fighters|models|warriors|units|entries|leaders)\b")
+
+
+def test_one_of_anything_is_said_in_the_singular_on_every_page(client: Client, folder: Path):
+    """"1 figures" nowhere: the builder, the lists page, compare (the diff), play, the cards."""
+    by_system: dict[str, list[str]] = {}
+    for file in sorted(p.name for p in folder.glob("*.yaml")):
+        by_system.setdefault(yaml_system(folder / file), []).append(file)
+    paths = _pages(folder)
+    for files in by_system.values():
+        paths += [f"/list/{a}/compare?with={b}" for a in files for b in files if a != b]
+    found = {}
+    for path in paths:
+        visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(path).text))
+        if ONE_MANY.search(visible):
+            found[path] = [visible[max(0, m.start() - 50) : m.end()] for m in ONE_MANY.finditer(visible)]
+    assert found == {}
+
+
+def yaml_system(path: Path) -> str:
+    return re.search(r"^system: *(\S+)", path.read_text(), re.M).group(1)  # type: ignore[union-attr]
