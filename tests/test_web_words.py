@@ -143,7 +143,7 @@ ONE_MANY = re.compile(r"(?<![\d,.])[−+-]?1 (figures|points|fighters|models|war
 
 
 def test_one_of_anything_is_said_in_the_singular_on_every_page(client: Client, folder: Path):
-    """"1 figures" nowhere: the builder, the lists page, compare (the diff), play, the cards."""
+    """ "1 figures" nowhere: the builder, the lists page, compare (the diff), play, the cards."""
     by_system: dict[str, list[str]] = {}
     for file in sorted(p.name for p in folder.glob("*.yaml")):
         by_system.setdefault(yaml_system(folder / file), []).append(file)
