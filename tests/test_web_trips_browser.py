@@ -8,6 +8,7 @@ lands in go to ``LISTBUILDER_SHOTS`` when it is set (a folder), to be looked at.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -332,3 +333,88 @@ def test_price_it_without_javascript_stays_on_the_builder(tab: Tab, folder: Path
     assert tab.page.locator("#custom-form").get_by_label("Name").input_value() == "Scout Car"
     assert file.read_bytes() == before  # pricing writes nothing
     tab.shot("priced")
+
+
+# --- what the server says when it cannot help: plain-text refusals, no answer at all ---------------
+
+
+def test_a_refusal_in_plain_text_or_no_answer_is_said_above_the_page_not_swapped_into_it(tab: Tab, folder: Path):
+    if not tab.js:
+        pytest.skip("without JavaScript the browser shows the answer as the page it is")
+    file = _list(folder, tab)
+    before = file.read_bytes()
+    tab.open(f"/list/{file.name}")
+    busy = "The server is busy with other long answers; try again in a moment.\n"
+    tab.page.route("**/change", lambda route: route.fulfill(status=503, body=busy, content_type="text/plain"))
+    tab.page.get_by_role("button", name="Add one Hunter", exact=True).click()
+    trouble = tab.page.locator("#trouble")
+    trouble.wait_for()
+    assert trouble.inner_text() == busy.strip() + " Nothing was changed."
+    tab.page.unroute("**/change")
+    tab.page.route("**/change", lambda route: route.abort("connectionrefused"))
+    tab.page.get_by_role("button", name="Add one Hunter", exact=True).click()
+    tab.page.wait_for_function("() => document.querySelector('#trouble').textContent.startsWith('The server did not')")
+    assert tab.page.locator("#builder").count() == 1 and tab.page.locator("header.top").count() == 1
+    assert file.read_bytes() == before
+    tab.shot("no-answer")
+    tab.page.unroute("**/change")
+    tab.press("Add one Hunter")  # once it answers again, a change goes through and the note goes
+    assert tab.page.locator("#trouble").count() == 0 and dict(_units(file))["Hunter"] == 3
+    tab.errors[:] = [
+        e for e in tab.errors if not re.search(r"CONNECTION_REFUSED|status of 503|^htmx:|Status Error Code 503", e)
+    ]
+
+
+# --- axe-core on every state a trip leaves a page in ---------------------------------------------
+
+
+def _axe_source() -> str:
+    import shutil
+    import subprocess
+
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed, so axe-core cannot be found")
+    root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, check=True).stdout.strip()
+    path = Path(root) / "axe-core" / "axe.min.js"
+    if not path.is_file():
+        pytest.skip("axe-core is not installed globally")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_axe_finds_nothing_serious_in_these_states(
+    browser: Browser, server: Server, folder: Path, scheme: str, width: int
+):
+    from listbuilder import api
+
+    file = folder / f"axe-{scheme}-{width}.yaml"
+    file.write_bytes((EXAMPLES / "speed-range-power-sumerians.legal.yaml").read_bytes())
+    (folder / f"axe-other-{scheme}-{width}.yaml").write_bytes(
+        (EXAMPLES / "speed-range-power-camel-corps.legal.yaml").read_bytes()
+    )
+    api.change_list(folder, file.name, api.open_catalogs(), api.AddUnit(unit="Slinger", count=1))
+    file.write_text(file.read_text() + "# by hand\n")  # undo is off, and says why
+    pages = [
+        f"/list/{file.name}?restarted=1",
+        f"/list/{file.name}?priced=1&name=Scout+Car&speed=6&range=24&power=2#custom",
+        f"/list/{file.name}/compare?with=axe-other-{scheme}-{width}.yaml",
+        "/list/no-such-list.yaml",
+        "/",
+    ]
+    source = _axe_source()
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=True)
+    try:
+        page = context.new_page()
+        for path in pages:
+            page.goto(server.url + path)
+            assert page.locator("#undo-why").count() == (1 if "restarted" in path or "priced" in path else 0)
+            page.evaluate(source)
+            found = json.loads(page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)"))
+            serious = [
+                (v["id"], [n["target"] for n in v["nodes"]]) for v in found if v["impact"] in ("serious", "critical")
+            ]
+            assert serious == [], (path, serious)
+    finally:
+        context.close()
