@@ -209,3 +209,19 @@ def test_undo_after_a_shell_edit_counts_only_the_steps_it_can_take(folder: Path)
     state = api.list_state(folder, LIST, catalogs)
     assert (state.undo, state.undo_kept, state.redo) == (0, 0, 1)
     assert (folder / LIST).read_text().endswith("# edited in the shell\n") and _hunters(folder) == 5
+
+
+def test_the_watch_on_the_list_says_what_undo_can_do_once_it_changed_elsewhere(folder: Path):
+    client = Client(create_app(folder, token=SECOND))
+    version = _version(client.get(f"/list/{LIST}").text)
+    fields = {"token": SECOND, "version": version, "change": "add", "unit": "Hunter"}
+    assert client.post(f"/list/{LIST}/change", fields, PAGE).status == 303
+    page = client.get(f"/list/{LIST}").text
+    version = _version(page)
+    assert re.search(r'<button class="quiet" id="undo"\s+aria-label="Undo the last change">↶ Undo <span', page)
+    assert client.get(f"/list/{LIST}/status?version={version}", HTMX).status == 204  # nothing new
+    (folder / LIST).write_text((folder / LIST).read_text() + "# by hand\n")
+    answer = client.get(f"/list/{LIST}/status?version={version}", HTMX).text
+    assert '<div class="history" id="history" hx-swap-oob="true">' in answer
+    assert re.search(r'<button class="quiet" id="undo" disabled aria-label="Undo the last change"', answer)
+    assert "No undo: the list was changed outside the builder after the last change made here" in answer

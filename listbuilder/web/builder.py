@@ -179,7 +179,8 @@ def status_part(site: Site) -> Endpoint:
             return site.page("_status.html", request, file=file, message=error_message(exc))
         if state.version == request.query_params.get("version"):
             return Response(status_code=204)
-        return site.page("_status.html", request, file=file, message="")
+        # The undo buttons say at once what undo can do now (nothing, after an edit elsewhere).
+        return site.page("_status.html", request, file=file, message="", state=state)
 
     return handler
 
