@@ -32,8 +32,9 @@ def _same_rules(site: Site, file: str, system: str) -> list[tuple[str, str]]:
         for s in api.folder_lists(site.folder, site.catalogs)
         if s.error is None and s.system == system and s.file != file
     ]
-    counts = Counter(s.name for s in lists)
-    return [(s.file, s.name if counts[s.name] == 1 else f"{s.name} ({s.file})") for s in lists]
+    names = [(s.file, s.name or s.file) for s in lists]
+    counts = Counter(name for _, name in names)
+    return [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
 
 
 def share_page(site: Site) -> Endpoint:
