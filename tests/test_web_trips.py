@@ -132,8 +132,8 @@ def test_a_list_deleted_in_another_tab_is_said_in_place_of_the_page(folder: Path
     assert f"There is no list file {LIST} in this folder: it may have been deleted or renamed" in htmx.text
     assert "a deleted list can be restored there" in htmx.text
     assert not (folder / LIST).exists()  # and nothing was made in its place
-    for path in (f"/list/{LIST}/undo", f"/list/{LIST}/price"):
-        answer = client.post(path, {"token": SECOND, "version": version}, HTMX)
+    for path, target in ((f"/list/{LIST}/undo", {}), (f"/list/{LIST}/price", {"hx-target": "price"})):
+        answer = client.post(path, {"token": SECOND, "version": version}, {**HTMX, **target})
         assert answer.status == 404 and "<html" not in answer.text and answer.headers["hx-retarget"] == "#main", path
     plain = client.post(f"/list/{LIST}/change", change, PAGE)  # without JavaScript: the whole page, once
     assert plain.status == 404 and plain.text.count("<header") == 1 and plain.text.count("<footer") == 1

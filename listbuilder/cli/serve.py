@@ -34,7 +34,6 @@ def serve(
     import socket
     import sys
     import threading
-    import webbrowser
 
     import uvicorn
 
@@ -78,6 +77,8 @@ def serve(
     threading.Thread(target=warm_up, args=(app,), daemon=True).start()  # while uvicorn starts
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
     if not no_open:
+        import webbrowser  # start-up: loads its launchers (a few ms), only to open one
+
         threading.Timer(0.5, webbrowser.open, [url]).start()
     try:
         server.run(sockets=[sock])

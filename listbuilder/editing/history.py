@@ -99,9 +99,17 @@ class History:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.parts = (STATE, "history", path.name)
+        # Each folder once checked (or made): a History lives for one change or one look, under
+        # the list's lock or for a count, and a change asks for its folders eight times.
+        self._checked: dict[str, Path] = {}
 
     def folder(self, kind: str, *, create: bool = False) -> Path | None:
-        return safe_folder(self.path.parent, (*self.parts, kind), create=create)
+        found = self._checked.get(kind)
+        if found is None:
+            found = safe_folder(self.path.parent, (*self.parts, kind), create=create)
+            if found is not None:
+                self._checked[kind] = found
+        return found
 
     def check(self) -> None:
         """Refuse, before the list is touched, a history whose folders break the rules."""
@@ -127,12 +135,18 @@ class History:
         """How many undo and redo steps the list has; with ``version`` (the file's version now),
         how many can be taken from it: none of a kind whose newest step was made for another
         version (the file was changed elsewhere since, and ``last`` refuses that step)."""
-        undo, redo = self.steps("undo"), self.steps("redo")
-        if version is None:
-            return len(undo), len(redo)
-        return (len(undo) if undo and undo[-1][1] == version else 0), (
-            len(redo) if redo and redo[-1][1] == version else 0
-        )
+        return self._count("undo", version), self._count("redo", version)
+
+    def _count(self, kind: str, version: str | None = None) -> int:
+        try:
+            folder = self.folder(kind)
+            names = [] if folder is None else os.listdir(folder)
+        except (InputError, OSError):
+            return 0
+        found = [m for n in names if (m := _STEP.fullmatch(n))]
+        if version is not None and found and max(found, key=lambda m: int(m.group(1))).group(2) != version:
+            return 0
+        return len(found)
 
     def push(self, kind: str, text: str, version_after: str) -> Path:
         """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go."""

@@ -42,7 +42,14 @@ def warm_up(app: Guard) -> None:
         pass  # the page itself will say what is wrong
 
 
-PAGES = ("web/lists.html", "web/list.html", "web/_builder.html", "web/_changed.html", "web/error.html")
+PAGES = (
+    "web/lists.html",
+    "web/list.html",
+    "web/_builder.html",
+    "web/_changed.html",
+    "web/_units.html",
+    "web/error.html",
+)
 
 
 def create_app(

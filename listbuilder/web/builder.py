@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -33,7 +35,7 @@ def _builder_context(
         state = api.list_state(site.folder, file, site.catalogs)
     context = _list_context(state, custom)
     context["title"] = state.report.army.name
-    context.update(_catalog_context(state.report.system, query))
+    context.update(_catalog_context(site, state.report.system, query))
     return context
 
 
@@ -59,12 +61,33 @@ def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[st
     return context
 
 
-def _catalog_context(system: Any, query: str) -> dict[str, Any]:
+# The catalog's units as HTML, by rule set, then by (filter, read-only): they show nothing of the
+# list (its form, with the file, token and version, is drawn around them: _catalog.html), and a
+# 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The newest UNITS_KEPT
+# filters of each rule set are kept; none with a user's template folder, whose files may change.
+_UNITS: weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
+UNITS_KEPT = 16
+_UNITS_LOCK = threading.Lock()
+
+
+def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
     units = api.unit_choices(system, query)
     factions: dict[str, list[Any]] = {}
     for u in units:
         factions.setdefault(u.faction, []).append(u)
-    return {"query": query, "factions": list(factions.items()), "found": len(units)}
+    context = {"query": query, "factions": list(factions.items()), "found": len(units), "read_only": site.read_only}
+    key = (query, site.read_only)
+    with _UNITS_LOCK:  # pages are drawn on worker threads
+        kept = _UNITS.setdefault(system, {}) if site.templates is None else {}
+        html = kept.get(key)
+    if html is None:
+        html = api.render_page("web/_units.html", context, site.templates)
+    with _UNITS_LOCK:
+        kept.pop(key, None)
+        kept[key] = html  # the newest last
+        while len(kept) > UNITS_KEPT:
+            del kept[next(iter(kept))]
+    return {**context, "units_html": html}
 
 
 def _pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
@@ -139,13 +162,17 @@ def catalog_part(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            return await blocking(_catalog, site, request, file)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
-        context = _catalog_context(state.report.system, request.query_params.get("q", ""))
-        return site.page("_catalog.html", request, state=state, **context)
 
     return handler
+
+
+def _catalog(site: Site, request: Request, file: str) -> Response:
+    state = api.list_state(site.folder, file, site.catalogs)
+    context = _catalog_context(site, state.report.system, request.query_params.get("q", ""))
+    return site.page("_catalog.html", request, state=state, **context)
 
 
 def doctor_part(site: Site) -> Endpoint:
