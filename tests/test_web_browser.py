@@ -209,7 +209,7 @@ def test_edit_a_hand_written_list_and_keep_every_comment(tab: Tab, folder: Path)
     tab.act("Add Crow Swarm")
     tab.act("Remove the Crow Swarm entry")
     tab.page.get_by_text("Name and limit").click()
-    tab.page.get_by_label("Name", exact=True).first.fill("Night Shift Two")
+    tab.page.get_by_label("List name", exact=True).fill("Night Shift Two")
     tab.act("Rename")
     text = file.read_text()
     for line in COMMENTED.splitlines():

@@ -136,7 +136,7 @@ def test_delete_then_restore_over_http(server: Server, folder: Path):
     assert answer.status == 303 and not (folder / "spare.yaml").exists()
     page = server.get("/").text
     deleted_id = re.search(r'name="id" value="([^"]+spare\.yaml)"', page)
-    assert deleted_id and 'aria-label="Restore spare.yaml"' in page
+    assert deleted_id and 'aria-label="Restore Zombie Family"' in page  # by its name, not its file's
     assert server.post("/restore", {"token": token, "id": deleted_id.group(1)}).status == 303
     assert (folder / "spare.yaml").exists()
 

@@ -20,7 +20,14 @@ from listbuilder.api.sharing import import_list
 from listbuilder.collector import few_collections
 from listbuilder.editing import Change, SetField
 from listbuilder.editing import folder as lists
-from listbuilder.editing.state import ListState, ListSummary, folder_summaries, read_state, state_of
+from listbuilder.editing.state import (
+    ListState,
+    ListSummary,
+    deleted_summaries,
+    folder_summaries,
+    read_state,
+    state_of,
+)
 from listbuilder.errors import choose
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.record import Record, record
@@ -124,9 +131,12 @@ def delete_list(folder: Path, name: str) -> str:
         return lists.delete(folder, name)
 
 
-def deleted_lists(folder: Path) -> tuple[tuple[str, str, str], ...]:
-    """The deleted lists of ``folder``, newest first: (id, file name, when)."""
-    return tuple(lists.deleted(folder))
+def deleted_lists(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:
+    """The deleted lists of ``folder``, newest first: (id, file name, when, the list's own name).
+
+    The name is read from the first ``named`` of them (the file name stands for it past those,
+    and for a file whose name cannot be read)."""
+    return deleted_summaries(folder, named)
 
 
 def restore_list(folder: Path, deleted_id: str) -> str:

@@ -98,8 +98,12 @@ def apply_change(
         if _read_bytes(target) != raw:
             raise conflict(path)
         pushed = None
+        dead: list[Path] = []
         if steps is not None:
             kind = "undo" if step_file is None or isinstance(change, Redo) else "redo"
+            if step_file is None:  # the file changed elsewhere since the last step: those steps are dead
+                older = steps.steps("undo")
+                dead = [f for _, _, f in older] if older and older[-1][1] != version_of(body) else []
             pushed = steps.push(kind, bom + body, version_of(new_body))
         try:
             atomic_write(target, result.text.encode("utf-8"))
@@ -119,6 +123,10 @@ def apply_change(
                     step_file.unlink()
                 else:
                     steps.clear("redo")
+            for old in dead:  # never to be taken (``History.last`` refuses them): not counted either
+                with contextlib.suppress(OSError):
+                    old.unlink()
+            with contextlib.suppress(OSError):
                 steps.sweep()
         removed = remove_temp_files(target)
     return dataclasses.replace(result, removed_temp_files=removed)

@@ -131,16 +131,22 @@ class History:
         found = [(int(m.group(1)), m.group(2), folder / n) for n in names if (m := _STEP.fullmatch(n))]
         return sorted(found)
 
-    def depth(self) -> tuple[int, int]:
-        """How many undo and redo steps the list has."""
-        return self._count("undo"), self._count("redo")
+    def depth(self, version: str | None = None) -> tuple[int, int]:
+        """How many undo and redo steps the list has; with ``version`` (the file's version now),
+        how many can be taken from it: none of a kind whose newest step was made for another
+        version (the file was changed elsewhere since, and ``last`` refuses that step)."""
+        return self._count("undo", version), self._count("redo", version)
 
-    def _count(self, kind: str) -> int:
+    def _count(self, kind: str, version: str | None = None) -> int:
         try:
             folder = self.folder(kind)
-            return 0 if folder is None else sum(1 for n in os.listdir(folder) if _STEP.fullmatch(n))
+            names = [] if folder is None else os.listdir(folder)
         except (InputError, OSError):
             return 0
+        found = [m for n in names if (m := _STEP.fullmatch(n))]
+        if version is not None and found and max(found, key=lambda m: int(m.group(1))).group(2) != version:
+            return 0
+        return len(found)
 
     def push(self, kind: str, text: str, version_after: str) -> Path:
         """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go."""

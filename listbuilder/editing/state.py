@@ -13,9 +13,9 @@ from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.collector import few_collections
-from listbuilder.editing.folder import list_names, list_path
+from listbuilder.editing.folder import deleted, deleted_dir, list_names, list_path
 from listbuilder.editing.history import History, version_of
-from listbuilder.errors import ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.record import Record, record
@@ -63,8 +63,9 @@ class ListState(Record):
     headline: str
     total_text: str
     rows: tuple[EntryRow, ...]
-    undo: int
+    undo: int  # the undo steps that can be taken now (none once the file changed elsewhere)
     redo: int
+    undo_kept: int = 0  # the undo steps kept: more than ``undo`` when the file changed elsewhere
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -75,6 +76,7 @@ class ListState(Record):
             "entries": [r.as_json() for r in self.rows],
             "undo": self.undo,
             "redo": self.redo,
+            "undo_kept": self.undo_kept,
         }
 
 
@@ -139,8 +141,10 @@ def state_of(name: str, path: Path, text: str, report: Report) -> ListState:
         )
         for ln in report.lines
     )
-    undo, redo = History(path).depth()
     text = text.removeprefix("\ufeff")
+    history = History(path)
+    undo, redo = history.depth(version_of(text))
+    kept, _ = history.depth()
     return ListState(
         file=name,
         version=version_of(text),
@@ -151,6 +155,7 @@ def state_of(name: str, path: Path, text: str, report: Report) -> ListState:
         rows=rows,
         undo=undo,
         redo=redo,
+        undo_kept=kept,
     )
 
 
@@ -187,3 +192,28 @@ def _summary_of(name: str, load: Callable[[], ListState]) -> ListSummary:
         legal=r.legal(),
         headline=state.headline,
     )
+
+
+def deleted_summaries(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:
+    """The deleted lists of ``folder``, newest first: (id, file name, when, the list's own name),
+    the name read from the first ``named`` of them (past those, and for a file whose name cannot
+    be read, the file name stands for it)."""
+    found = deleted(folder)
+    try:
+        where = deleted_dir(folder) if found else None
+    except InputError:  # a folder of deleted lists that may not be read lists none (``deleted``)
+        return ()
+    return tuple(
+        (id, file, when, _own_name(where / id, file) if where is not None and i < named else file)
+        for i, (id, file, when) in enumerate(found)
+    )
+
+
+def _own_name(path: Path, file: str) -> str:
+    """The ``name:`` a list file gives itself, or ``file`` if it gives none that can be read."""
+    try:
+        data = parse_yaml(read_text(path, "list file"), path).data
+    except ListbuilderError:
+        return file
+    name = data.get("name") if isinstance(data, dict) else None
+    return " ".join(name.split()) if isinstance(name, str) and name.strip() else file

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from listbuilder.editing.changes import Change
 from listbuilder.editing.history import version_of
 from listbuilder.editing.plan import ListEdit
-from listbuilder.errors import ConflictError, ErrorDetail, InputError
+from listbuilder.errors import Action, ConflictError, ErrorDetail, InputError
 from listbuilder.record import record
 
 if TYPE_CHECKING:
@@ -52,6 +52,13 @@ class FollowDoctor(Change):
         try:
             if self.question == "fix":
                 answer = fix(edit.army, edit.system, basis)
+            elif edit.army.limit is None:  # a fill aims at the list's limit, and this list has none
+                unit = edit.system.size_unit
+                raise InputError(
+                    "this list has no limit to fill to",
+                    file=edit.path,
+                    details=[ErrorDetail(message=f"set the list's '{unit}'", action=Action(kind="fill-to"))],
+                )
             else:
                 answer = fill(edit.army, edit.system, None, None, basis)
         except TooLarge as exc:

@@ -206,7 +206,7 @@ def summary(d: ListDiff) -> str:
 def describe(d: ListDiff) -> str:
     """The full account, for the terminal and for ``git diff``."""
     old, new = d.old, d.new
-    total = f"{old.total:,} → {new.total:,} {new.unit}"
+    total = f"{old.total:,} → {new.total:,} {new.measure.of(new.total)}"
     if new.limit:
         total += f" of {new.limit:,}"
     lines = [f"{new.army.name} ({new.system.id}): {total} ({_signed(d.total_change)})"]
@@ -214,7 +214,7 @@ def describe(d: ListDiff) -> str:
         lines.append(f"  {summary(d)}")
     lines += [f"  ~ {h}" for h in d.header]
     for u in d.units:
-        cost = f" ({_signed(u.cost_change)} {new.unit})" if u.cost_change else ""
+        cost = f" ({_signed(u.cost_change)} {new.measure.of(abs(u.cost_change))})" if u.cost_change else ""
         if not u.before:
             lines.append(f"  + {u.after:,} {u.name}{cost}")
         elif not u.after:

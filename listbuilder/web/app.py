@@ -26,7 +26,7 @@ from listbuilder import api
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import MAX_BODY, WILDCARDS, BodyTooLarge, Guard, host_names
-from listbuilder.web.site import STATIC, Refused, Site
+from listbuilder.web.site import STATIC, Refused, Restarted, Site
 
 SWITCH_SECONDS = 0.0005  # how often the interpreter lock changes hands in a server (see create_app)
 
@@ -127,7 +127,12 @@ def create_app(
         assert isinstance(exc, Refused)
         return site.page("error.html", request, exc.status, title="Refused", message=exc.reason)
 
-    app = Starlette(routes=routes, exception_handlers={BodyTooLarge: too_big, Refused: refused, 404: not_found})
+    async def restarted(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Restarted)
+        return exc.answer(request)
+
+    handlers = {BodyTooLarge: too_big, Refused: refused, Restarted: restarted, 404: not_found}
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.site = site
     return Guard(
         app,

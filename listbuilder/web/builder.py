@@ -6,9 +6,10 @@ import threading
 import weakref
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
@@ -149,7 +150,7 @@ def builder_page(site: Site) -> Endpoint:
         if "rules" in request.query_params:  # a catalog unit's name, followed (web/_units.html)
             return await rules_answer(site, request, file)
         try:
-            return await blocking(_builder, site, request, file)
+            return await blocking(_builder, site, request, file, custom=_priced(request))
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
 
@@ -205,7 +206,8 @@ def status_part(site: Site) -> Endpoint:
             return site.page("_status.html", request, file=file, message=error_message(exc))
         if state.version == request.query_params.get("version"):
             return Response(status_code=204)
-        return site.page("_status.html", request, file=file, message="")
+        # The undo buttons say at once what undo can do now (nothing, after an edit elsewhere).
+        return site.page("_status.html", request, file=file, message="", state=state)
 
     return handler
 
@@ -254,12 +256,23 @@ def price(site: Site) -> Endpoint:
             except ListbuilderError as exc:
                 return unreadable(site, request, exc)
             return site.page("_price.html", request, **pricing(state.report.system, fields), state=state)
-        try:
-            return await blocking(_builder, site, request, file, custom=fields)
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        # Without JavaScript: back to the builder, its custom form as it was typed and priced
+        # (a page at /price would be no page to stay on, nor to reload).
+        kept = [(k, v) for k, values in fields.items() if k not in NOT_KEPT for v in values]
+        return RedirectResponse(f"{list_url(file)}?{urlencode([('priced', '1'), *kept])}#custom", status_code=303)
 
     return handler
+
+
+NOT_KEPT = ("token", "version", "preview", "change")  # a priced form's fields not put in its address
+
+
+def _priced(request: Request) -> dict[str, list[str]] | None:
+    """The custom form a builder page's address carries after "Price it" (``priced=1``), or None."""
+    query = request.query_params
+    if query.get("priced") != "1":
+        return None
+    return {k: query.getlist(k) for k in query if k not in ("priced", "q", "done", "at", "doctor", "restarted")}
 
 
 def undo(site: Site, redo: bool) -> Endpoint:

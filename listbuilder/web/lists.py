@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -33,13 +34,40 @@ def _lists_context(site: Site) -> dict[str, Any]:
         }
         for s in api.systems(site.catalogs)
     ]
+    found = api.folder_lists(site.folder, site.catalogs)
+    deleted = api.deleted_lists(site.folder)[:20]
     return {
-        "title": "Lists",
-        "lists": api.folder_lists(site.folder, site.catalogs),
+        "title": "Your lists",
+        "lists": found,
+        "labels": _labels([(s.name or s.file, s.file) for s in found]),
         "systems": systems,
-        "deleted": api.deleted_lists(site.folder)[:20],
+        "deleted": [
+            {"id": id, "file": file, "when": when, "name": name, "label": label}
+            for (id, file, when, name), label in zip(deleted, _deleted_labels(deleted), strict=True)
+        ],
         "form": {},
     }
+
+
+def _labels(named: list[tuple[str, str]]) -> dict[str, str]:
+    """What each list's buttons call it: its name, and its file too where two lists share a name
+    ("Delete My Zombies" three times would leave a screen reader no way to tell them apart)."""
+    counts = Counter(name for name, _ in named)
+    return {file: name if counts[name] == 1 else f"{name} ({file})" for name, file in named}
+
+
+def _deleted_labels(deleted: Sequence[tuple[str, str, str, str]]) -> list[str]:
+    """Each deleted list's name, with its file and when it was deleted where that tells it apart."""
+    names = Counter(name for _, _, _, name in deleted)
+    places = Counter((name, file, when) for _, file, when, name in deleted)
+    return [
+        name
+        if names[name] == 1
+        else f"{name} ({file}, deleted {when})"
+        if places[(name, file, when)] == 1
+        else f"{name} ({id})"
+        for id, file, when, name in deleted
+    ]
 
 
 def lists_page(site: Site) -> Endpoint:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from starlette.requests import Request
@@ -23,8 +24,17 @@ PAPERS = ("a4", "letter")
 MEDIA = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
 
 
-def _list_names(site: Site) -> list[str]:
-    return [s.file for s in api.folder_lists(site.folder, site.catalogs) if s.error is None]
+def _same_rules(site: Site, file: str, system: str) -> list[tuple[str, str]]:
+    """The other lists of the folder for the rule set ``system``, each (file, what to call it):
+    its name, with its file beside where two share a name."""
+    lists = [
+        s
+        for s in api.folder_lists(site.folder, site.catalogs)
+        if s.error is None and s.system == system and s.file != file
+    ]
+    names = [(s.file, s.name or s.file) for s in lists]
+    counts = Counter(name for _, name in names)
+    return [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
 
 
 def share_page(site: Site) -> Endpoint:
@@ -147,9 +157,9 @@ def compare_page(site: Site) -> Endpoint:
                 context["grids"] = [g for g in grids if g]
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
-        names = [n for n in await blocking(_list_names, site) if n != file]
+        others = await blocking(_same_rules, site, file, state.report.system.id)
         return site.page(
-            "compare.html", request, title=f"Compare {state.report.army.name}", others=names, chosen=other, **context
+            "compare.html", request, title=f"Compare {state.report.army.name}", others=others, chosen=other, **context
         )
 
     return handler

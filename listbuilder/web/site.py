@@ -13,14 +13,15 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from listbuilder import api
-from listbuilder.errors import InputError, ListbuilderError, shown
+from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.hints import error_text, hint
 from listbuilder.web.security import MAX_BODY, token_matches
 
 STATIC = Path(__file__).parent / "static"
@@ -53,18 +54,25 @@ class Site:
             "read_only": self.read_only,
             "folder_name": self.folder.name or str(self.folder),
             "notice": request.query_params.get("done", ""),
+            "restarted": request.query_params.get("restarted") == "1",
             "error": None,
             "conflict": False,
+            "hint": hint,  # the web's words for a message's next step: {{ hint(p.action) }}
             "oob": False,  # a builder part's template is in its page; _changed.html sets it to swap it in
         }
+        headers = {}
+        if name == "error.html" and is_htmx(request):
+            # A page inside a page helps no one: htmx puts the message in place of the page's content.
+            name = "_error.html"
+            headers = {"hx-retarget": "#main", "hx-reswap": "innerHTML"}
         values = {**base, **context}
 
         def html() -> str:
             return api.render_page(f"web/{name}", values, self.templates)
 
         if not _on_event_loop():  # a handler's work on a worker thread already: render it here
-            return Response(html(), status_code=status, media_type=HTML)
-        return _Page(html, status)
+            return Response(html(), status_code=status, media_type=HTML, headers=headers)
+        return _Page(html, status, headers)
 
 
 HTML = "text/html; charset=utf-8"
@@ -82,9 +90,9 @@ class _Page(Response):
     """A page asked for on the event loop: its template renders when it is sent, on a worker
     thread (``blocking``), so no page is ever rendered on the loop. Its headers can be set before."""
 
-    def __init__(self, html: Callable[[], str], status: int) -> None:
+    def __init__(self, html: Callable[[], str], status: int, headers: Mapping[str, str] | None = None) -> None:
         self.html: Callable[[], str] | None = html
-        super().__init__(b"", status_code=status, media_type=HTML)
+        super().__init__(b"", status_code=status, media_type=HTML, headers=headers)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.html is not None:
@@ -108,7 +116,10 @@ async def form_of(request: Request, site: Site) -> Mapping[str, list[str]]:
     for key, value in form.multi_items():
         if isinstance(value, str):
             fields.setdefault(key, []).append(value)
-    if not token_matches((fields.get("token") or [""])[-1], site.token):
+    given = (fields.get("token") or [""])[-1]
+    if not token_matches(given, site.token):
+        if given and from_a_page(request):
+            raise Restarted(page_of(request))
         raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
     if site.read_only:
         raise Refused(403, "This folder is served read-only: nothing can be changed.")
@@ -138,6 +149,40 @@ class Refused(Exception):
         self.reason = reason
 
 
+class Restarted(Exception):
+    """A change posted from a page this server did not make (it was loaded before the server
+    restarted, with the token of that run): nothing is changed, and the browser is sent to
+    ``page``, loaded anew, which says so."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__(page)
+        self.page = page
+
+    def answer(self, request: Request) -> Response:
+        url = self.page + "?restarted=1"
+        if is_htmx(request):  # htmx loads the page itself, whatever the status
+            return Response("The server restarted: nothing was changed.\n", 403, headers={"hx-redirect": url})
+        return RedirectResponse(url, status_code=303)
+
+
+def from_a_page(request: Request) -> bool:
+    """Whether the browser says a request comes from a page of this server (a client that is no
+    browser, or says nothing, gets the plain refusal)."""
+    return request.headers.get("sec-fetch-site") == "same-origin" or is_htmx(request)
+
+
+def page_of(request: Request) -> str:
+    """The page a change was posted from (the browser's ``Referer``, on this server), else the
+    page of its list (builder or play) or the lists page."""
+    referer = urlsplit(request.headers.get("referer", ""))
+    if referer.netloc and referer.netloc == request.headers.get("host") and referer.path.startswith("/"):
+        return quote(unquote(referer.path), safe="/")
+    file = request.path_params.get("file")
+    if not isinstance(file, str):
+        return "/"
+    return list_url(file) + ("/play" if "/play/" in request.url.path else "")
+
+
 def redirect(url: str, done: str = "", at: int | None = None) -> RedirectResponse:
     """303 to ``url``, saying what was done and (``at``) which entry it changed."""
     query = {"done": done} if done else {}
@@ -164,12 +209,20 @@ def attachment(data: bytes, media_type: str, filename: str) -> Response:
 
 
 def error_message(exc: ListbuilderError) -> str:
-    return exc.render().replace(shown(exc.file) + ": ", "", 1) if exc.file else exc.render()
+    """An error as the pages show it (``hints.error_text``)."""
+    return error_text(exc)
 
 
 def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
     """The page for a list (or rule set) that cannot be shown: 404 if there is none by that name."""
     status = 404 if "no such" in exc.summary or "not a list file" in exc.summary else 400
+    file = request.path_params.get("file")
+    if exc.summary == "no such list file" and isinstance(file, str):
+        gone = (
+            f"There is no list file {file} in this folder: it may have been deleted or renamed,"
+            " in another tab or outside the builder."
+        )
+        return site.page("error.html", request, 404, title="No such list", gone=gone, message="")
     return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
 
 

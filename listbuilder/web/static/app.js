@@ -31,7 +31,6 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (shown && event.detail.parameters.version !== undefined) event.detail.parameters.version = shown.value;
 });
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
-<<<<<<< HEAD
 // A unit's rules: its name is a link to the page of its rules (what a browser without this script
 // follows). Followed here, it opens a disclosure under the unit that holds them, loaded the first
 // time; the name then opens and closes it (aria-expanded says which).
@@ -59,7 +58,7 @@ document.addEventListener("click", (event) => {
   link.setAttribute("aria-controls", details.id);
   details.open = true;
   window.htmx.ajax("GET", link.getAttribute("href"), { target: body, swap: "outerHTML" });
-=======
+});
 
 // Nothing moves under the finger: when a change swaps in the builder's parts, what it added (an
 // entry, a problem, a longer headline) may push the rest down. The button pressed (or, if it was
@@ -78,5 +77,70 @@ document.addEventListener("htmx:afterSwap", (event) => {
   if (!now) return;
   const moved = now.getBoundingClientRect().top - held.top;
   if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
->>>>>>> webspeed
 });
+
+// What goes wrong between the page and the server is said on the page, never swapped into it:
+// the server down (a restart), or a refusal in plain text from the guard in front of the app.
+function listbuilderTrouble(text) {
+  const main = document.getElementById("main");
+  if (!main) return;
+  let note = document.getElementById("trouble");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "trouble";
+    note.className = "message error";
+    note.setAttribute("role", "alert");
+    main.prepend(note);
+  }
+  note.textContent = text;
+}
+document.addEventListener("htmx:sendError", () => {
+  listbuilderTrouble("The server did not answer: it may be stopped or restarting. Once it runs again, "
+    + "reload the page to see the list as it is before you make the change again.");
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  const type = xhr.getResponseHeader("content-type") || "";
+  if (xhr.status >= 400 && !type.startsWith("text/html")) {
+    event.detail.shouldSwap = false;
+    listbuilderTrouble((xhr.responseText || "The server refused this.").trim() + " Nothing was changed.");
+  }
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const old = document.getElementById("trouble");
+  if (old && event.detail.xhr && event.detail.xhr.status < 400) old.remove();
+  // An error shown in place of the page's content: the keyboard and the screen reader go to it.
+  const heading = event.detail.target && event.detail.target.id === "main" && document.getElementById("error-title");
+  if (heading) heading.focus();
+});
+
+// Where the keyboard focus goes after a change. htmx puts it back on the element with the id of
+// the one pressed; after a removal that id belongs to the next entry's button of the same kind,
+// and a second Enter would remove that entry too. So when the control pressed is gone (a removal,
+// "−" on a one-model entry, an applied suggestion), the focus goes to a safe place instead: the
+// name of the entry that took the removed one's place, or the list's heading.
+let listbuilderPressed = null;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+  if (!form || (form.method || "").toLowerCase() !== "post") return;
+  const entry = form.closest("li.entry");
+  listbuilderPressed = {
+    entry: entry ? entry.id : "",
+    entries: document.querySelectorAll("li.entry").length,
+  };
+});
+function listbuilderSafeFocus() {
+  const pressed = listbuilderPressed;
+  listbuilderPressed = null;
+  if (!pressed || !document.getElementById("builder")) return;
+  const now = document.activeElement;
+  const lost = !now || now === document.body;
+  const gone = document.querySelectorAll("li.entry").length < pressed.entries;
+  if (!gone && !lost) return; // the control pressed is still there (a count, a mark): keep it
+  const next = gone && pressed.entry ? document.querySelector("#" + pressed.entry + " .entry-name") : null;
+  const target = next || document.getElementById("list-title");
+  if (!target) return;
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus();
+}
+document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too

@@ -1,0 +1,52 @@
+"""The web builder's words for each next step an engine message points to (``errors.Action``).
+
+The engine names a step, never a command (see ``errors.ACTIONS``); the command line words it as
+a command to type (``cli/views.command_hint``), and the builder as the button, form or page that
+takes it here. No page may name a command, an option or a ``FILE`` to type: a test renders every
+page and message for every rule set and looks for them.
+"""
+
+from __future__ import annotations
+
+from listbuilder.errors import Action, ConflictError, ListbuilderError, shown
+
+WORDS = {
+    "catalog": "the catalog on the builder page lists its units",
+    "add": "add some from the catalog",
+    "fix": "“Suggest a fix” shows how to make it legal",
+    "fill": "add a first unit from the catalog; “Fill to the limit” can add the rest",
+    "new": "start a list with “New list” on the lists page",
+    "export-json": "export the list as JSON from its “Print & share” page",
+    "embed": "download it from “Print & share” with every unit written out",
+    "fill-to": "set the list's limit under “Name and limit”",
+    "output": "give the list another name",
+    "price": "type each of its stats in the form",
+    "price-unit": "it is in the catalog: add it from there",
+    "catalogs": "or have the builder started with that folder of catalogs",
+    "qr-on-roster": "untick the QR code, or print the roster too",
+}
+
+
+def hint(action: Action | None) -> str:
+    """The builder's words for ``action`` ('' for none): how to take that step on these pages."""
+    if action is None:
+        return ""
+    if action.kind == "price-unit":
+        unit = dict(action.example).get("unit")
+        return f"{unit} is in the catalog: add it from there" if unit else WORDS["price-unit"]
+    return WORDS.get(action.kind, "")
+
+
+def web_hint(action: Action) -> str | None:
+    """``hint`` as ``ListbuilderError.render`` takes it (``None``: nothing to add)."""
+    return hint(action) or None
+
+
+def error_text(exc: ListbuilderError) -> str:
+    """An error as a page shows it: without the file's path (the page names the list), with the
+    builder's words for its next steps. A list changed on disk is said in one sentence: the page
+    shows the list as it is now, which is what its details would ask for."""
+    if isinstance(exc, ConflictError):
+        return exc.summary[:1].upper() + exc.summary[1:] + "."
+    text = exc.render(web_hint)
+    return text.replace(shown(exc.file) + ": ", "", 1) if exc.file else text
