@@ -353,4 +353,5 @@ def test_fill_to_the_limit(tab: Tab, folder: Path):
     tab.act("Apply suggestion 1:", exact=False)
     assert tab.text("#total") == "60 / 60 points" and tab.text("#verdict") == "Legal"
     assert _units(file) == [("Hunter", 2), ("Grandpa Bones", 2)]
-    assert tab.page.get_by_role("button", name="Fill to the limit").count() == 0  # nothing left to fill
+    # nothing left to fill: the button stays, disabled, so the buttons beside it keep their places
+    expect(tab.page.get_by_role("button", name="Fill to the limit")).to_be_disabled()

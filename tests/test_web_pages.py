@@ -116,7 +116,9 @@ def test_compare_gives_the_diff_and_both_odds_grids(server: Server):
 
 def test_the_rules_card_as_a_page(server: Server):
     page = server.get("/card/might-skirmish")
-    assert page.status == 200 and '<link rel="stylesheet" href="/print.css">' in page.text
+    # laid out for a screen by web.css, not with the print stylesheet's paper columns
+    assert page.status == 200 and '<div class="web-card">' in page.text and "/print.css" not in page.text
+    assert "<h2>Turn sequence</h2>" in page.text
     assert "A warband has at most 16 fighters." in page.text
     assert server.get("/card/no-such-game").status == 400
     css = server.get("/print.css")

@@ -162,7 +162,8 @@ def catalog_part(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            return await blocking(_catalog, site, request, file)
+            answer: Response = await blocking(_catalog, site, request, file)
+            return answer
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
 

@@ -97,3 +97,22 @@ function listbuilderSafeFocus() {
   target.focus();
 }
 document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too
+
+// Nothing moves under the finger: when a change swaps in the builder's parts, what it added (an
+// entry, a problem, a longer headline) may push the rest down. The button pressed (or, if it was
+// swapped, the one with its id) is scrolled back to where it was, so the next tap lands on it.
+let listbuilderHeld = null;
+document.addEventListener("click", (event) => {
+  const pressed = event.target instanceof Element ? event.target.closest("button[id], button[name=unit]") : null;
+  listbuilderHeld = pressed && pressed.form ? {button: pressed, id: pressed.id, form: pressed.form, top: pressed.getBoundingClientRect().top} : null;
+}, true);
+document.addEventListener("htmx:afterSwap", (event) => {
+  const held = listbuilderHeld;
+  const config = event.detail.requestConfig;
+  if (!held || !config || config.elt !== held.form) return;
+  listbuilderHeld = null;
+  const now = held.button.isConnected ? held.button : held.id && document.getElementById(held.id);
+  if (!now) return;
+  const moved = now.getBoundingClientRect().top - held.top;
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+});

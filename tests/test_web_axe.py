@@ -1,0 +1,129 @@
+"""axe-core on every page the web builder has, in Chromium at a phone's width (390 px) and a desktop's
+(1280 px), in the light and the dark colour scheme: no serious or critical violation anywhere.
+
+axe-core comes from npm's global folder (``npm install -g axe-core``, as ``.ci/run`` does); without
+it these tests skip, unless ``LISTBUILDER_REQUIRE_BROWSER=1``, which makes them fail."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES, REQUIRE_BROWSER
+from webserver import Server, start
+
+# One list of each rule set (a legal one and, for might-skirmish and deathmelt, one that breaks a rule).
+LISTS = {
+    "zombies.yaml": "might-skirmish-zombie-family.legal.yaml",
+    "elves.yaml": "might-skirmish-windblade-elves.legal.yaml",
+    "monsters.yaml": "might-skirmish-monster-mash.illegal.yaml",
+    "clan.yaml": "might-skirmish-150-zombie-clan.legal.yaml",
+    "marines.yaml": "deathmelt-colonial-marines.legal.yaml",
+    "queens.yaml": "deathmelt-two-queens.illegal.yaml",
+    "rangers.yaml": "deathzap-frontier-rangers.legal.yaml",
+    "legion.yaml": "melee-module-foreign-legion.legal.yaml",
+    "camels.yaml": "speed-range-power-camel-corps.legal.yaml",
+}
+PAGES = [
+    "/",
+    *(f"/list/{name}" for name in LISTS),
+    "/list/monsters.yaml?doctor=fix",
+    "/list/zombies.yaml/share",
+    "/list/zombies.yaml/compare?with=elves.yaml",
+    "/list/marines.yaml/compare?with=queens.yaml",
+    "/card/might-skirmish",
+    "/card/deathmelt",
+    "/card/speed-range-power",
+    "/list/zombies.yaml/play",
+    "/list/marines.yaml/play",
+    "/list/zombies.yaml/play/odds?attacker=Hunter+1&against=elves.yaml%230&attack=ranged",
+    "/nowhere",
+    "/list/broken.yaml",
+    "403",  # a change posted with an old token: see _open
+]
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def _axe_source() -> str:
+    """axe-core's script from npm's global folder; a skip (a failure in CI) without it."""
+    npm = shutil.which("npm")
+    root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True).stdout.strip() if npm else ""
+    path = Path(root) / "axe-core" / "axe.min.js"
+    if not root or not path.is_file():
+        reason = "axe-core is not installed (npm install -g axe-core)"
+        if REQUIRE_BROWSER:
+            pytest.fail(f"LISTBUILDER_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    return _axe_source()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("axe")
+    for name, source in LISTS.items():
+        (folder / name).write_bytes((EXAMPLES / source).read_bytes())
+    (folder / "broken.yaml").write_text("system: might-skirmish\nname: B\nunits:\n  - unit: Huntr\n", encoding="utf-8")
+    from listbuilder import api
+
+    catalogs = api.open_catalogs(None)
+    api.start_game(folder, "zombies.yaml", catalogs)
+    api.start_game(folder, "marines.yaml", catalogs)
+    s = start(folder)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def scheme(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module", params=list(WIDTHS))
+def context(request: pytest.FixtureRequest, browser: Any, scheme: str) -> Iterator[Any]:
+    width, height = WIDTHS[request.param]
+    # bypass_csp: the page's policy lets only its own scripts run, and axe is injected
+    made = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme, bypass_csp=True)
+    yield made
+    made.close()
+
+
+def _open(page: Any, server: Server, path: str) -> None:
+    if path != "403":
+        page.goto(server.url + path)
+        return
+    page.goto(server.url + "/")
+    with page.expect_navigation():
+        page.evaluate(
+            """() => { const f = document.createElement('form'); f.method = 'post'; f.action = '/new';
+            f.innerHTML = '<input name="token" value="old"><input name="system" value="might-skirmish">';
+            document.body.append(f); f.submit(); }"""
+        )
+    assert "token is missing or old" in page.content()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_serious_violation(context: Any, server: Server, axe: str, scheme: str, path: str):
+    page = context.new_page()
+    try:
+        _open(page, server, path)
+        assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") is (scheme == "dark")
+        page.evaluate(axe)
+        found = json.loads(page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)"))
+        serious = [
+            f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+            for v in found
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert not serious, "\n".join(serious)
+    finally:
+        page.close()

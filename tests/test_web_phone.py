@@ -1,0 +1,126 @@
+"""The web builder on a phone (Chromium at 390 px, touch): nothing moves under the finger when a tap
+breaks a rule, the lists page starts with New list and Import, the rules card fits the screen in
+readable type; and the dark theme is a theme, not the light one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES
+from webserver import Server, start
+
+LISTS = {
+    "elves.yaml": "might-skirmish-windblade-elves.legal.yaml",
+    "zombies.yaml": "might-skirmish-zombie-family.legal.yaml",
+    "marines.yaml": "deathmelt-colonial-marines.legal.yaml",
+}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("phone")
+    for name, source in LISTS.items():
+        (root / name).write_bytes((EXAMPLES / source).read_bytes())
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(folder: Path) -> Iterator[Server]:
+    s = start(folder)
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(8_000)
+    yield page
+    context.close()
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
+
+
+def test_the_tap_that_breaks_the_limit_moves_nothing_under_the_finger(phone: Any, server: Server, folder: Path):
+    (folder / "full.yaml").write_bytes((EXAMPLES / "might-skirmish-windblade-elves.legal.yaml").read_bytes())
+    phone.goto(f"{server.url}/list/full.yaml")
+    _ready(phone)
+    plus = phone.locator("#entry-2-more")  # Add one Wind Hawk: 16 fighters and 99 points before
+    plus.scroll_into_view_if_needed()
+    phone.evaluate("window.scrollBy(0, 150)")
+    before = plus.bounding_box()
+    version = phone.locator("#page-version").get_attribute("value")
+    plus.tap()
+    phone.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=version)
+    phone.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    assert phone.locator("#verdict").inner_text() == "NOT LEGAL"
+    after = phone.locator("#entry-2-more").bounding_box()
+    assert abs(after["y"] - before["y"]) < 1 and after["x"] == before["x"], (before, after)
+    # the problems came below the entries, and the bar says how many there are
+    assert phone.evaluate(
+        "() => !!(document.querySelector('#entries').compareDocumentPosition(document.querySelector('#problems'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
+    assert phone.locator("#problems li").count() == 2
+    assert phone.locator("#tally-bar b").inner_text() == "NOT LEGAL · 2 problems"
+    assert phone.locator("#tally-bar").get_attribute("href") == "#problems"
+
+
+def test_a_tap_on_add_in_the_catalog_keeps_the_catalog_still(phone: Any, server: Server, folder: Path):
+    (folder / "grow.yaml").write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    phone.goto(f"{server.url}/list/grow.yaml")
+    _ready(phone)
+    add = phone.get_by_role("button", name="Add Grave Digger", exact=True)
+    add.scroll_into_view_if_needed()
+    before = add.bounding_box()
+    version = phone.locator("#page-version").get_attribute("value")
+    add.tap()  # a new entry above the catalog: the catalog would move down by one entry
+    phone.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=version)
+    assert abs(add.bounding_box()["y"] - before["y"]) < 1
+
+
+def test_the_lists_page_starts_with_new_list_and_import(phone: Any, server: Server):
+    phone.goto(f"{server.url}/")
+    headings = phone.locator("h1, h2").all_inner_texts()
+    assert [h.upper() for h in headings[:4]] == [
+        "LISTS IN " + Path(server.folder).name.upper(),
+        "NEW LIST",
+        "IMPORT",
+        "5 LISTS",
+    ]
+    assert phone.get_by_role("button", name="Start the list").bounding_box()["y"] < 844  # on the first screen
+
+
+@pytest.mark.parametrize("system", ["might-skirmish", "deathmelt", "deathzap", "melee-module", "speed-range-power"])
+def test_the_rules_card_fits_a_phone_in_readable_type(phone: Any, server: Server, system: str):
+    phone.goto(f"{server.url}/card/{system}")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    smallest = phone.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('.web-card *')]
+             .filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+             .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
+    )
+    assert smallest >= 14
+    columns = phone.evaluate("() => getComputedStyle(document.querySelector('.web-card .columns')).gridTemplateColumns")
+    assert len(columns.split()) == 1  # one column: the printed card's two are for paper
+
+
+def test_the_dark_theme_is_dark(browser: Any, server: Server):
+    grounds = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{server.url}/list/zombies.yaml")
+        grounds[scheme] = page.evaluate(
+            "() => [document.documentElement, document.querySelector('.panel'), document.querySelector('#total b')]"
+            ".map(e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])"
+        )
+        context.close()
+    assert grounds["light"][1][0] == "rgb(251, 250, 246)" and grounds["dark"][1][0] == "rgb(27, 28, 24)"  # a panel
+    assert grounds["dark"][0][0] == "rgb(16, 17, 14)" and grounds["dark"][2][1] == "rgb(236, 234, 227)"
