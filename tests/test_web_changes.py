@@ -102,7 +102,7 @@ def test_an_error_keeps_the_custom_unit_typed_and_a_conflict_sends_every_part(se
     answer = server.post(f"/list/{elves}/change", fields, headers=HTMX)
     assert answer.status == 409
     assert _swapped(answer.text) == [*EVERY[:-1], "settings", "custom", "page-version"]
-    assert "This list changed on disk" in answer.text
+    assert "The list changed on disk since this page was loaded, so your change was not made." in answer.text
 
 
 def test_undo_answers_with_the_parts(server: Server, elves: str):

@@ -177,7 +177,7 @@ def test_the_lists_page_names_each_list_once_and_deleted_lists_by_their_names(fo
     assert client.post("/list/elves.yaml/delete", {"token": SECOND}, PAGE).status == 303
     assert client.post("/list/a.yaml/delete", {"token": SECOND}, PAGE).status == 303
     page = client.get("/").text
-    assert "<title>Your lists · listbuilder</title>" in page and '<h1 id="lists-title">Your lists</h1>' in page
+    assert "<title>Your lists · listbuilder</title>" in page and '<h1 class="page-title">Your lists</h1>' in page
     labels = re.findall(r'aria-label="([^"]+)"', page)
     assert len(labels) == len(set(labels)), labels
     assert "Delete Zombie Family (b.yaml)" in labels and f"Delete Zombie Family ({LIST})" in labels
