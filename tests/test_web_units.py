@@ -94,12 +94,13 @@ def test_the_star_of_one_model_shows_whether_it_is_pressed(tab: Tab, folder: Pat
     file = folder / _name(tab, "lieutenant")
     file.write_text(MARINES.replace("count: 5", "count: 4") + "  - unit: Colonial Marine\n", encoding="utf-8")
     tab.open(f"/list/{file.name}")
-    star = tab.page.get_by_role("button", name="Leader: Colonial Marine", exact=True)
+    # two entries of Colonial Marines: the buttons name the second by its place
+    star = tab.page.get_by_role("button", name="Leader: Colonial Marine, entry 2", exact=True)
     assert star.get_attribute("aria-pressed") == "false"
     looks = "e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color]"
     unpressed = star.evaluate(looks)
-    tab.act("Leader: Colonial Marine")
-    star = tab.page.get_by_role("button", name="Leader: Colonial Marine", exact=True)
+    tab.act("Leader: Colonial Marine, entry 2")
+    star = tab.page.get_by_role("button", name="Leader: Colonial Marine, entry 2", exact=True)
     assert star.get_attribute("aria-pressed") == "true"
     pressed = star.evaluate(looks)
     assert pressed[0] != unpressed[0] and pressed[1] != unpressed[1]  # a filled star, not the same button
