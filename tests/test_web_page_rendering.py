@@ -90,7 +90,7 @@ def app(tmp_path: Path) -> Any:
 # post) and from work on a worker thread (the builder), each with what it must show.
 PAGES = [
     ("GET", "/", 200, "web/lists.html", "zombies.yaml"),
-    ("GET", f"/list/{ZOMBIES}", 200, "web/list.html", 'id="verdict">Legal</p>'),
+    ("GET", f"/list/{ZOMBIES}", 200, "web/_units.html web/list.html", 'id="verdict">Legal</p>'),
     # the catalog's units are rendered once per filter and kept, then put in the part
     ("GET", f"/list/{ZOMBIES}/catalog?q=hunt", 200, "web/_units.html web/_catalog.html", "Hunter"),
     ("GET", "/nowhere", 404, "web/error.html", "There is no such page here."),
