@@ -31,7 +31,6 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (shown && event.detail.parameters.version !== undefined) event.detail.parameters.version = shown.value;
 });
 document.addEventListener("htmx:load", (event) => listbuilderCopyButtons(event.target));
-<<<<<<< HEAD
 // A unit's rules: its name is a link to the page of its rules (what a browser without this script
 // follows). Followed here, it opens a disclosure under the unit that holds them, loaded the first
 // time; the name then opens and closes it (aria-expanded says which).
@@ -59,7 +58,7 @@ document.addEventListener("click", (event) => {
   link.setAttribute("aria-controls", details.id);
   details.open = true;
   window.htmx.ajax("GET", link.getAttribute("href"), { target: body, swap: "outerHTML" });
-=======
+});
 
 // Nothing moves under the finger: when a change swaps in the builder's parts, what it added (an
 // entry, a problem, a longer headline) may push the rest down. The button pressed (or, if it was
@@ -78,5 +77,4 @@ document.addEventListener("htmx:afterSwap", (event) => {
   if (!now) return;
   const moved = now.getBoundingClientRect().top - held.top;
   if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
->>>>>>> webspeed
 });
