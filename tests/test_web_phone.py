@@ -122,3 +122,19 @@ def test_the_dark_theme_is_dark(browser: Any, server: Server):
         context.close()
     assert grounds["light"][1][0] == "rgb(251, 250, 246)" and grounds["dark"][1][0] == "rgb(27, 28, 24)"  # a panel
     assert grounds["dark"][0][0] == "rgb(16, 17, 14)" and grounds["dark"][2][1] == "rgb(236, 234, 227)"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_list_cards_buttons_keep_their_words_whole(browser: Any, server: Server, width: int):
+    """At 1280 px the cards are 280 px columns: "Play" was broken into "Pla" and "y"."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        heights = page.evaluate(
+            "() => [...document.querySelectorAll('.row-actions .button, .row-actions button')]"
+            ".map(b => [b.textContent.trim(), b.getBoundingClientRect().height])"
+        )
+        assert heights and all(h < 45 for _, h in heights), heights  # one line: 44 px, as every button
+    finally:
+        context.close()
