@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from starlette.requests import Request
 
 from listbuilder.api import screens
 from listbuilder.printing import html
+from listbuilder.web import builder
 from listbuilder.web.app import create_app
 
 ZOMBIES = "zombies.yaml"
@@ -81,8 +83,11 @@ async def exchange(app: Any, scope: dict[str, Any], body: bytes = b"") -> tuple[
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     (tmp_path / ZOMBIES).write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    # the catalog's units are drawn once per filter for every server of the process: a new server
+    # here draws them anew, whatever other tests asked for before
+    monkeypatch.setattr(builder, "_UNITS", weakref.WeakKeyDictionary())
     return create_app(tmp_path, catalogs=[])
 
 

@@ -125,6 +125,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (!form || (form.method || "").toLowerCase() !== "post") return;
   const entry = form.closest("li.entry");
   listbuilderPressed = {
+    form: form,
     entry: entry ? entry.id : "",
     entries: document.querySelectorAll("li.entry").length,
   };
@@ -137,10 +138,13 @@ function listbuilderSafeFocus() {
   const lost = !now || now === document.body;
   const gone = document.querySelectorAll("li.entry").length < pressed.entries;
   if (!gone && !lost) return; // the control pressed is still there (a count, a mark): keep it
+  // A form that was not drawn again (the catalog's Add buttons) keeps its buttons: a tap that
+  // left no focus behind moves nothing, least of all the page under the finger.
+  if (!gone && pressed.form.isConnected) return;
   const next = gone && pressed.entry ? document.querySelector("#" + pressed.entry + " .entry-name") : null;
   const target = next || document.getElementById("list-title");
   if (!target) return;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
-  target.focus();
+  target.focus({preventScroll: true}); // the place it goes is where the player was looking
 }
 document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too
