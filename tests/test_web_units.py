@@ -240,10 +240,10 @@ def test_the_rules_of_an_entry_and_of_a_catalog_unit_are_the_reference_sheets(ta
             text = unit.locator("details.unit-rules[open] .unit-rules-text")
             expect(text).to_contain_text(sniper)
             assert "Classes" in text.inner_text()  # the class table, cut to the unit's own row
-            assert link.get_attribute("aria-expanded") == "true"
+            expect(link).to_have_attribute("aria-expanded", "true")  # said on the toggle event, a task later
             link.click()  # the name closes them again
             expect(text).to_be_hidden()
-            assert link.get_attribute("aria-expanded") == "false"
+            expect(link).to_have_attribute("aria-expanded", "false")
         else:
             with tab.page.expect_navigation():
                 link.click()
