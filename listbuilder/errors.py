@@ -7,7 +7,6 @@ The library raises these and never prints or exits; only the CLI maps them to ex
 from __future__ import annotations
 
 import collections
-import difflib
 import functools
 import heapq
 import itertools
@@ -61,6 +60,8 @@ def did_you_mean(found: str, options: Iterable[str]) -> str | None:
     names = list(by_lower)
     if len(names) > SHORTLIST:
         names = _PairIndex.of(tuple(names)).closest(word, SHORTLIST)
+    import difflib  # start-up: only a name that is not found needs it
+
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     return f"did you mean '{by_lower[close[0]]}'?" if close else None
 

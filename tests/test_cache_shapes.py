@@ -178,3 +178,28 @@ def test_shape_checks_on_both_sides(hint, good, bad):
     fits = plaindata._check(hint)
     assert all(fits(v) for v in good)
     assert not any(fits(v) for v in bad)
+
+
+def _records(cls: type) -> list[type]:
+    return [cls, *(r for sub in cls.__subclasses__() for r in _records(sub))]
+
+
+def test_field_types_are_what_typing_says_for_every_record_class():
+    import typing
+
+    import listbuilder.api  # the package's records: every module an action needs
+    from listbuilder.record import Record
+
+    for name in listbuilder.api.__all__:  # import each action's module, and with it its records
+        getattr(listbuilder.api, name)
+    classes = [c for c in _records(Record) if c.__module__.startswith("listbuilder") and "__record_fields__" in vars(c)]
+    assert len(classes) > 100
+    compared = 0
+    for cls in classes:
+        try:
+            hints = typing.get_type_hints(cls)
+        except NameError:  # an annotation names what its module imports only for the type checker
+            continue  # (such a record is never cached)
+        assert plaindata.field_types(cls) == {f.name: hints[f.name] for f in cls.__record_fields__}, cls
+        compared += 1
+    assert compared > 100

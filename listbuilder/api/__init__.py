@@ -35,8 +35,11 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.catalogs import faction_named as faction_named
     from listbuilder.api.catalogs import get_system as get_system
     from listbuilder.api.catalogs import open_catalogs as open_catalogs
+    from listbuilder.api.catalogs import system_choices as system_choices
     from listbuilder.api.catalogs import systems as systems
+    from listbuilder.api.doctor import ASKS as ASKS
     from listbuilder.api.doctor import apply_suggestion as apply_suggestion
+    from listbuilder.api.doctor import ask_doctor as ask_doctor
     from listbuilder.api.doctor import fill_list as fill_list
     from listbuilder.api.doctor import fill_text as fill_text
     from listbuilder.api.doctor import fix_list as fix_list
@@ -47,15 +50,12 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.editing import limit_option as limit_option
     from listbuilder.api.editing import list_file_name as list_file_name
     from listbuilder.api.editing import new_list_text as new_list_text
-    from listbuilder.api.folder import ASKS as ASKS
     from listbuilder.api.folder import Changed as Changed
-    from listbuilder.api.folder import ask_doctor as ask_doctor
     from listbuilder.api.folder import change_list as change_list
     from listbuilder.api.folder import delete_list as delete_list
     from listbuilder.api.folder import deleted_lists as deleted_lists
     from listbuilder.api.folder import duplicate_list as duplicate_list
     from listbuilder.api.folder import folder_lists as folder_lists
-    from listbuilder.api.folder import import_folder_list as import_folder_list
     from listbuilder.api.folder import list_file as list_file
     from listbuilder.api.folder import list_state as list_state
     from listbuilder.api.folder import new_folder_list as new_folder_list
@@ -118,6 +118,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.sharing import export_list as export_list
     from listbuilder.api.sharing import git_diff as git_diff
     from listbuilder.api.sharing import import_file as import_file
+    from listbuilder.api.sharing import import_folder_list as import_folder_list
     from listbuilder.api.sharing import import_list as import_list
     from listbuilder.api.sharing import import_noted as import_noted
     from listbuilder.army.constraints import Problem as Problem
@@ -157,6 +158,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.rules.catalog import Catalogs as Catalogs
     from listbuilder.rules.formats import Unit as Unit
     from listbuilder.rules.system import System as System
+    from listbuilder.rules.system import SystemChoice as SystemChoice
     from listbuilder.share.diff import ListDiff as ListDiff
 
 # Where each name comes from. Each module of this package is one group of actions; a new group is
@@ -167,12 +169,12 @@ _FROM = {
         "render_book render_book_file reprice reprice_usage"
     ),
     "listbuilder.api.catalogs": (
-        "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs systems"
+        "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs system_choices systems"
     ),
-    "listbuilder.api.doctor": "apply_suggestion fill_list fill_text fix_list fix_text",
+    "listbuilder.api.doctor": "ASKS apply_suggestion ask_doctor fill_list fill_text fix_list fix_text",
     "listbuilder.api.editing": "apply_change apply_to_text create_list limit_option list_file_name new_list_text",
     "listbuilder.api.folder": (
-        "ASKS Changed ask_doctor change_list delete_list deleted_lists duplicate_list folder_lists import_folder_list "
+        "Changed change_list delete_list deleted_lists duplicate_list folder_lists "
         "list_file list_state new_folder_list restore_list tidy_folder"
     ),
     "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
@@ -189,7 +191,8 @@ _FROM = {
         "card_page font_files odds_grid page_stylesheet prepare_pages qr_svg render_page unit_rules"
     ),
     "listbuilder.api.sharing": (
-        "diff_files diff_lists editor_schema export_list git_diff import_file import_list import_noted"
+        "diff_files diff_lists editor_schema export_list git_diff import_file import_folder_list import_list "
+        "import_noted"
     ),
     # The records the actions return and the game's phrases for them, which the faces show.
     "listbuilder.army.constraints": "Problem",
@@ -201,7 +204,7 @@ _FROM = {
     "listbuilder.odds.ask": "matrix_text outcome_text",
     "listbuilder.rules.catalog": "Catalogs",
     "listbuilder.rules.formats": "Unit",
-    "listbuilder.rules.system": "System",
+    "listbuilder.rules.system": "System SystemChoice",
     "listbuilder.share.diff": "ListDiff",
     # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
     "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",

@@ -9,6 +9,7 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System, user_roots
 from listbuilder.rules.formats import Unit
+from listbuilder.rules.system import SystemChoice
 
 
 def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
@@ -24,6 +25,12 @@ def get_system(catalogs: Catalogs, system_id: str) -> System:
 def systems(catalogs: Catalogs) -> tuple[System, ...]:
     """Every rule set, shipped and the user's, by id."""
     return tuple(catalogs.all())
+
+
+def system_choices(catalogs: Catalogs) -> tuple[SystemChoice, ...]:
+    """What a player picks a rule set by to start a list (id, name, standard game size and
+    measure), for every rule set by id: cheaper than ``systems``, as it loads none that is cached."""
+    return tuple(catalogs.choices())
 
 
 @record

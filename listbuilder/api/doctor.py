@@ -21,8 +21,9 @@ from listbuilder.army.report import build_report
 from listbuilder.doctor import DoctorAnswer, Suggestion, fill, fix
 from listbuilder.doctor.program import TooLarge
 from listbuilder.editing import ApplySuggestion, EditResult, apply_change
+from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import version_of
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
@@ -128,3 +129,13 @@ def apply_suggestion(path: Path, catalogs: Catalogs, suggestion: Suggestion, out
     if output is not None:
         write_file(output, result.text.encode("utf-8"), inputs=[path], catalogs=catalogs)
     return result
+
+
+ASKS: tuple[str, ...] = ("fix", "fill")  # what the doctor can be asked of a list of a folder
+
+
+def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> DoctorAnswer:
+    """The list doctor's answer for a list of ``folder``: ``fix`` (the smallest changes that make it
+    legal) or ``fill`` (additions that bring it closest to its limit); a ``DoctorAnswer``."""
+    path = list_path(folder, name)  # InputError for anything outside the folder
+    return fix_list(path, catalogs) if choose("question", ask, ASKS) == "fix" else fill_list(path, catalogs)

@@ -10,13 +10,11 @@ of the file the caller last saw: a change to a file that has changed since raise
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from listbuilder import editing
-from listbuilder.api.doctor import fill_list, fix_list
 from listbuilder.api.editing import create_list
 from listbuilder.api.printing import write_file
-from listbuilder.api.sharing import import_list
 from listbuilder.collector import few_collections
 from listbuilder.editing import Change, SetField
 from listbuilder.editing import folder as lists
@@ -28,15 +26,8 @@ from listbuilder.editing.state import (
     read_state,
     state_of,
 )
-from listbuilder.errors import choose
-from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
-
-if TYPE_CHECKING:
-    from listbuilder.doctor import DoctorAnswer
-
-ASKS: tuple[str, ...] = ("fix", "fill")
 
 
 @record
@@ -82,13 +73,6 @@ def change_list(
     return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
 
 
-def ask_doctor(folder: Path, name: str, catalogs: Catalogs, ask: str) -> DoctorAnswer:
-    """The list doctor's answer for a list of ``folder``: ``fix`` (the smallest changes that make it
-    legal) or ``fill`` (additions that bring it closest to its limit); a ``DoctorAnswer``."""
-    path = list_file(folder, name)
-    return fix_list(path, catalogs) if choose("question", ask, ASKS) == "fix" else fill_list(path, catalogs)
-
-
 def tidy_folder(folder: Path) -> tuple[Path, ...]:
     """Remove the temporary files killed writes left in ``folder`` (a server does it when it starts)."""
     return lists.tidy(folder)
@@ -100,16 +84,6 @@ def new_folder_list(folder: Path, catalogs: Catalogs, system_id: str, name: str 
     with lists.LOCK:
         file = lists.free_name(folder, name or f"new {system.definition.force}")
         create_list(catalogs, system_id, list_file(folder, file), name, limit)
-    return file
-
-
-def import_folder_list(folder: Path, catalogs: Catalogs, text: str) -> str:
-    """Read a list exported as text, markdown or JSON into a new file of ``folder``; returns its name."""
-    yaml_text = import_list(text, catalogs, Path("pasted text"))
-    list_name = parse_yaml(yaml_text, Path("pasted text")).data.get("name") or "imported list"
-    with lists.LOCK:
-        file = lists.free_name(folder, str(list_name))
-        write_file(list_file(folder, file), yaml_text.encode("utf-8"), overwrite=False)
     return file
 
 

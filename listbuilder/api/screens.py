@@ -2,7 +2,8 @@
 
 A page is rendered by the same Jinja environment, filters and escaping as a printed roster, so a
 user's template folder overrides a page's templates as it overrides print's. Only the web builder
-uses these actions, and each of its pages needs Jinja: the print environment is imported at the top.
+uses these actions, and each of its pages needs Jinja: the print environment is imported at the top
+(the print layouts are not: most pages need none).
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from listbuilder.army.report import Report
 from listbuilder.errors import ListbuilderError, choose
 from listbuilder.printing.html import environment, render_template, stylesheet
 from listbuilder.printing.html import font_files as files
-from listbuilder.printing.pages import card
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 
 if TYPE_CHECKING:
     from listbuilder.printing.pages import Card
+
+# start-up: the print layouts (printing.pages) load with the first card or unit's rules, not with
+# every page (the lists page, the first that serve shows, needs none)
 
 
 def qr_svg(text: str, title: str = "") -> str:
@@ -33,14 +36,15 @@ def qr_svg(text: str, title: str = "") -> str:
 
 def card_page(system: System) -> Card:
     """A rule set's rules card as page data (what the ``_card.html`` template shows)."""
+    from listbuilder.printing.pages import card  # start-up: see above
+
     return card(system)
 
 
 def unit_rules(system: System, unit: Unit) -> tuple[Any, ...]:
     """The rules ``unit``'s stats call for, as the printed reference sheet gives them (its tables,
     special rules and what its traits and weapons mean), as blocks that ``_block.html`` shows."""
-    # start-up: the print stack loads only for a page or a print
-    from listbuilder.printing.pages import used_rules
+    from listbuilder.printing.pages import used_rules  # start-up: see above
 
     return tuple(used_rules(system, [unit], own=True)[3])
 

@@ -7,9 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder.api.lists import check_list
+from listbuilder.api.printing import write_file
 from listbuilder.army.report import Report
+from listbuilder.editing import folder as lists
 from listbuilder.errors import Action, ErrorDetail, InputError, choose
 from listbuilder.files.reading import read_text
+from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.diff import ListDiff, describe, diff_reports, diff_versions
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
@@ -81,3 +84,13 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
     A side that does not exist (an added or deleted file) or is not a list falls back to a
     plain unified diff, so git always shows something."""
     return driver_output(args, lambda old, new: describe(diff_files(old, new, catalogs)))
+
+
+def import_folder_list(folder: Path, catalogs: Catalogs, text: str) -> str:
+    """Read a list exported as text, markdown or JSON into a new file of ``folder``; returns its name."""
+    yaml_text = import_list(text, catalogs, Path("pasted text"))
+    list_name = parse_yaml(yaml_text, Path("pasted text")).data.get("name") or "imported list"
+    with lists.LOCK:
+        file = lists.free_name(folder, str(list_name))
+        write_file(lists.list_path(folder, file), yaml_text.encode("utf-8"), overwrite=False)
+    return file

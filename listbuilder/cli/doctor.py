@@ -7,7 +7,8 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
-from listbuilder.cli.options import CatalogsOption, JsonOption, fail, say, to_json
+from listbuilder.cli.options import CatalogsOption, JsonOption
+from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 ApplyOption = Annotated[

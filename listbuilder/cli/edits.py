@@ -7,11 +7,8 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
-from listbuilder.cli.options import (
-    CatalogsOption,
-    fail,
-    say,
-)
+from listbuilder.cli.options import CatalogsOption
+from listbuilder.cli.output import fail, say
 from listbuilder.errors import ListbuilderError
 
 

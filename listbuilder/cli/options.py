@@ -1,11 +1,9 @@
-"""What the commands share: their common options, and how they report a failure."""
+"""The options that several commands share (how they print and fail: ``output.py``)."""
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
-
-from listbuilder.errors import ListbuilderError
 
 CatalogsOption = Annotated[
     list[Path] | None,
@@ -35,30 +33,3 @@ TemplatesOption = Annotated[
 OutputOption = Annotated[
     Path | None, typer.Option("-o", "--output", help="The file to write: NAME.pdf or NAME.html.", show_default=False)
 ]
-
-
-def to_json(data: object) -> str:
-    # start-up: not at the top: --help loads this module and never prints JSON (~4 ms)
-    import json
-
-    return json.dumps(data, default=list)
-
-
-def say(text: str, err: bool = False, nl: bool = True) -> None:
-    """Print to the terminal, every character that would steer it (from a name in a list file,
-    say) shown as its escape: a list cannot set the window title or clear the screen."""
-    from listbuilder.cli.views import visible  # not at the top: the views (and the API) load only with output
-
-    typer.echo(visible(text), err=err, nl=nl)
-
-
-def fail(exc: ListbuilderError) -> NoReturn:
-    say(f"error: {render(exc)}", err=True)
-    raise typer.Exit(exc.exit_code)
-
-
-def render(exc: ListbuilderError) -> str:
-    """An error as the terminal shows it: the library's message with the commands that help."""
-    from listbuilder.cli.views import command_hint  # as say() does: views load only with output
-
-    return exc.render(command_hint)

@@ -6,14 +6,8 @@ from typing import Annotated
 import typer
 
 from listbuilder import api
-from listbuilder.cli.options import (
-    CatalogsOption,
-    OutputOption,
-    PaperOption,
-    TemplatesOption,
-    fail,
-    say,
-)
+from listbuilder.cli.options import CatalogsOption, OutputOption, PaperOption, TemplatesOption
+from listbuilder.cli.output import fail, say
 from listbuilder.errors import ListbuilderError, shown
 
 

@@ -1,15 +1,14 @@
-"""The command that serves a folder of lists to a browser: serve."""
+"""The command that serves a folder of lists to a browser, as typer reads it: serve.
 
-import sys
+(A plain ``serve`` is read without typer, by ``serving.quick_arguments``.)"""
+
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from listbuilder.cli.options import CatalogsOption, TemplatesOption, fail
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+from listbuilder.cli.options import CatalogsOption, TemplatesOption
+from listbuilder.cli.serving import serve_folder
 
 
 def serve(
@@ -30,60 +29,4 @@ def serve(
 
     Example: listbuilder serve examples
     """
-    # start-up: the server's modules (uvicorn, Starlette, the web builder) load only to serve,
-    # not when --help builds every command
-    import socket
-    import threading
-
-    import uvicorn
-
-    from listbuilder.web import create_app, warm_up
-
-    if not 0 <= port <= 65535:
-        fail(InputError(f"--port {port} is not a port", details=[ErrorDetail(message="use 1 to 65535, or 0")]))
-    if host not in LOOPBACK:
-        typer.echo(
-            f"warning: serving on {host}: anyone who can reach this address can read and edit the lists in {folder}",
-            err=True,
-        )
-    try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # Connections inherit this: a page goes out at once instead of waiting 40 ms for the
-        # browser's delayed acknowledgement of its headers (Nagle's algorithm).
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.bind((host, port))
-        sock.listen(128)  # from here on, a browser's request waits for the server instead of failing
-    except OSError as exc:
-        fail(
-            InputError(
-                f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-                details=[ErrorDetail(message="another program may use the port", hint="try --port 0 for a free one")],
-            )
-        )
-    bound = sock.getsockname()[1]
-    try:
-        app = create_app(folder, read_only=read_only, catalogs=catalogs, templates=templates, host=host, port=bound)
-    except ListbuilderError as exc:
-        sock.close()
-        fail(exc)
-    # On every interface, this machine's own browser reaches it on the loopback address.
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{bound}/"
-    typer.echo(f"listbuilder: serving {folder.resolve()} at {url}{' (read-only)' if read_only else ''}")
-    typer.echo("press Ctrl-C to stop")
-    sys.stdout.flush()
-    threading.Thread(target=warm_up, args=(app,), daemon=True).start()  # while uvicorn starts
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
-    if not no_open:
-        import webbrowser  # start-up: loads its launchers (a few ms), only to open one
-
-        threading.Timer(0.5, webbrowser.open, [url]).start()
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the Ctrl-C again
-        pass
-    finally:
-        sock.close()
-    typer.echo("listbuilder: stopped")
+    serve_folder(folder, port, host, read_only, no_open, templates, catalogs)

@@ -3,8 +3,8 @@ worded with what it breaks, the undo and redo depth) and its line on the lists p
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.record import Record, record
+from listbuilder.rules.cache import Bounded
 from listbuilder.rules.catalog import Catalogs
 
 
@@ -169,29 +170,43 @@ def read_state(name: str, path: Path, catalogs: Catalogs) -> ListState:
 
 def folder_summaries(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
     """Every list file of ``folder``, each with its verdict, or the located error that stops it."""
-
-    def state(name: str) -> ListState:
-        return read_state(name, list_path(folder, name), catalogs)
-
-    return tuple(_summary_of(n, functools.partial(state, n)) for n in list_names(folder))
+    return tuple(_summary(name, list_path(folder, name), catalogs) for name in list_names(folder))
 
 
-def _summary_of(name: str, load: Callable[[], ListState]) -> ListSummary:
-    """A list for the lists page: ``load()`` gives its state, or raises the error that stops it."""
+SUMMARIES_KEPT = 1024  # lists whose summaries are kept in memory (a folder of more reads the rest each time)
+# Each list's summary by the text it was made from (and the catalogs that judged it): the lists
+# page shows every list of a folder, and only a list whose file has changed is read again.
+_SUMMARIES: Bounded[tuple[int, str, str, bytes], tuple[Catalogs, ListSummary]] = Bounded(SUMMARIES_KEPT)
+
+
+def _summary(name: str, path: Path, catalogs: Catalogs) -> ListSummary:
+    """A list for the lists page: its verdict, or the error that stops it loading."""
     try:
-        state = load()
+        text = read_text(path, "list file")
     except ListbuilderError as exc:
         return ListSummary(file=name, version="", error=exc.render())
-    r = state.report
-    return ListSummary(
-        file=name,
-        version=state.version,
-        system=r.system.id,
-        name=r.army.name,
-        total_text=state.total_text,
-        legal=r.legal(),
-        headline=state.headline,
-    )
+    key = (id(catalogs), name, str(path), hashlib.sha256(text.encode("utf-8")).digest())
+    found = _SUMMARIES.get(key)
+    if found is not None and found[0] is catalogs:
+        return found[1]
+    try:
+        with few_collections():
+            army, system = parse_list(parse_yaml(text, path), catalogs)
+            report = build_report(army, system)
+    except ListbuilderError as exc:
+        summary = ListSummary(file=name, version="", error=exc.render())
+    else:
+        summary = ListSummary(
+            file=name,
+            version=version_of(text),
+            system=report.system.id,
+            name=report.army.name,
+            total_text=total_text(report),
+            legal=report.legal(),
+            headline=headline(report),
+        )
+    _SUMMARIES.put(key, (catalogs, summary))
+    return summary
 
 
 def deleted_summaries(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
+from listbuilder.files.pyyaml import yaml
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import as_data
 from listbuilder.rules.system import System

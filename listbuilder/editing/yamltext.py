@@ -22,14 +22,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import yaml
-
 from listbuilder.collector import few_collections
-
-try:  # the same loader as yamlfile's: libyaml where PyYAML has it
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]  # the C loader's pure-Python twin
+from listbuilder.files.pyyaml import Loader as _Loader
+from listbuilder.files.pyyaml import yaml
 
 Node = Any  # a composed YAML node: PyYAML types its attributes loosely, so these helpers do too
 _BREAKS = "\r\n\x85\u2028\u2029"  # what PyYAML treats as a line break

@@ -13,16 +13,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from listbuilder.collector import few_collections
 from listbuilder.errors import Action, ErrorDetail, InputError, Location
+from listbuilder.files.pyyaml import Loader as _Loader
+from listbuilder.files.pyyaml import yaml
 from listbuilder.files.reading import MAX_FILE_BYTES, read_text
-
-try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing.
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]  # the C loader's pure-Python twin
 
 MAX_DEPTH = 32
 # A text can nest deeper than MAX_DEPTH only through more flow brackets than that, or a line whose

@@ -13,18 +13,18 @@ import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import jinja2
 
 from listbuilder import __version__
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.printing import budget
-from listbuilder.printing.budget import BudgetedEnvironment
-from listbuilder.printing.pages import Card, ReferenceSheet, Roster
 from listbuilder.printing.templatecache import template_cache
 from listbuilder.printing.templating import TextLoader, render_trusted
 from listbuilder.rules.catalog import shipped_root
+
+if TYPE_CHECKING:  # the layouts are handed in: the web's pages render here without them
+    from listbuilder.printing.pages import Card, ReferenceSheet, Roster
 
 Paper = Literal["a4", "letter"]
 PAPER_SIZES: dict[str, str] = {"a4": "A4", "letter": "Letter"}
@@ -91,13 +91,16 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
             **options,
         )
     else:
+        # start-up: the sandbox and its budget load only for a user's template folder
+        from listbuilder.printing import budget
+
         if not user_templates.is_dir():
             raise InputError(
                 "no such template folder",
                 file=user_templates,
                 details=[ErrorDetail(message="a template folder holds .html and .css files")],
             )
-        env = BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)
+        env = budget.BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)
             loader=TextLoader([str(user_templates), str(builtin_templates())]),
             # budget.py too: the checks it makes are compiled into the templates as calls
             bytecode_cache=template_cache(Path(__file__), Path(budget.__file__), kind="budgeted"),
@@ -150,6 +153,8 @@ def render_template(name: str, context: dict[str, Any], user_templates: Path | N
 
 
 def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
-    if isinstance(env, BudgetedEnvironment):
-        return budget.render(env, name, context)
-    return render_trusted(env, name, context)
+    if type(env) is jinja2.Environment:  # the built-in templates alone (environment())
+        return render_trusted(env, name, context)
+    from listbuilder.printing import budget  # start-up: as in environment(), only for a user's templates
+
+    return budget.render(env, name, context)

@@ -1,4 +1,5 @@
-"""One cache entry per rule set: its definition and units, its reference tables and its odds spec.
+"""One cache entry per rule set: its definition and units, what a player picks it by (its
+``SystemChoice``), its reference tables and its odds spec.
 
 Loading a rule set means reading its YAML files and checking them with pydantic-core; a run of
 ``listbuilder validate`` spends more time on that than on the list itself, and every render or
@@ -58,7 +59,7 @@ FORMAT = 4  # bump when the layout or meaning of a cache file changes (4: senten
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
 MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
-PARTS = ("system", "reference", "odds")
+PARTS = ("system", "choice", "reference", "odds")
 
 
 def cache_dir() -> Path | None:
@@ -85,6 +86,7 @@ def code_fingerprint(package: Path = PACKAGE) -> bytes:
     ``validate`` several milliseconds; a change to a file changes its time (an installed wheel's
     files keep theirs)."""
     h = blake2b()
+    root = len(str(package)) + 1  # each path's name within the package (a relpath, without its cost)
     for folder, subfolders, names in os.walk(package):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(n for n in names if n.endswith(".py")):
@@ -93,7 +95,7 @@ def code_fingerprint(package: Path = PACKAGE) -> bytes:
                 st = os.stat(path)
             except OSError:
                 continue
-            h.update(f"{os.path.relpath(path, package)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            h.update(f"{path[root:]}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.digest()
 
 

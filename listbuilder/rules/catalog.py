@@ -28,7 +28,7 @@ from listbuilder.rules.formats import (
 )
 from listbuilder.rules.schema import describe_value, load_catalog_file, validate
 from listbuilder.rules.system import System as System  # re-exported: the engine takes rule sets from here
-from listbuilder.rules.system import stats_sound, unit_key
+from listbuilder.rules.system import SystemChoice, stats_sound, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields
@@ -43,8 +43,7 @@ OWN_RULE_SET = ErrorDetail(
 )
 
 
-# The files beside system.yaml whose parts share the rule set's cache entry (reference.py, odds/load.py);
-# a variant may lay its own over its base's.
+# The files beside system.yaml whose parts share the rule set's cache entry (a variant's over its base's).
 PART_FILES = ("reference.yaml", "odds.yaml")
 
 
@@ -101,6 +100,7 @@ class Catalogs:
                 seen.add(os.path.realpath(root))
                 self.roots.append(root)
         self._loaded: dict[str, System] = {}
+        self._choices: dict[str, SystemChoice] = {}  # as _loaded: once an instance, for its life
 
     @classmethod
     def holding(cls, *systems: System) -> Catalogs:
@@ -141,12 +141,37 @@ class Catalogs:
         """Load a rule set by id, or raise ``InputError`` with a did-you-mean hint."""
         if system_id in self._loaded:
             return self._loaded[system_id]
-        folders = self.folders.get(system_id)
-        if not folders:
+        return self._build(system_id, self._key(system_id))
+
+    def all(self) -> list[System]:
+        return [self.get(i) for i in self.ids()]
+
+    def choice(self, system_id: str) -> SystemChoice:
+        """What starting a list needs of a rule set: from its cache entry when it has one, without
+        loading the rule set; else loaded, as ``get`` does (its errors the same)."""
+        if system_id not in self._choices:
+            loaded = self._loaded.get(system_id)
+            key = None if loaded is not None else self._key(system_id)
+            found = cache.lookup(key, "choice", SystemChoice)  # None for no key
+            if found is None:
+                found = SystemChoice.of(loaded if loaded is not None else self._build(system_id, key))
+                cache.remember(key, "choice", found)
+            self._choices[system_id] = found
+        return self._choices[system_id]
+
+    def choices(self) -> list[SystemChoice]:
+        return [self.choice(i) for i in self.ids()]
+
+    def _key(self, system_id: str) -> str | None:
+        """The cache key of rule set ``system_id`` (``None`` with no cache); unknown, an ``InputError``."""
+        if not self.folders.get(system_id):
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint), OWN_RULE_SET])
         caching = self.cache and cache.cache_dir() is not None
-        key = cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
+        return cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
+
+    def _build(self, system_id: str, key: str | None) -> System:
+        """Rule set ``system_id`` from its cache entry ``key``, else loaded from its files (and kept)."""
         system = cache.lookup(key, "system", System, sound=stats_sound)
         if system is None:
             system = self._load(system_id)
@@ -154,9 +179,6 @@ class Catalogs:
         cache.bind(system, key)  # its reference and odds are parts of the same entry
         self._loaded[system_id] = system
         return system
-
-    def all(self) -> list[System]:
-        return [self.get(i) for i in self.ids()]
 
     def measure_words(self) -> set[str]:
         """The limit keys (measure plurals) of every rule set that loads: a list that uses another

@@ -11,6 +11,7 @@ number was is refused (``ValueError``), as a damaged one is.
 from __future__ import annotations
 
 import json
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -106,10 +107,37 @@ def shape_of(cls: type[Record]) -> tuple[tuple[str, Check], ...]:
     (JSON objects are revived from the inside out), so it is only asked to be of its class."""
     found = _SHAPES.get(cls)
     if found is None:
-        hints = typing.get_type_hints(cls)
+        hints = field_types(cls)
         found = tuple((f.name, _check(hints[f.name])) for f in cls.__record_fields__)
         _SHAPES[cls] = found
     return found
+
+
+def field_types(cls: type[Record]) -> dict[str, Any]:
+    """Each field's declared type, its annotation's text evaluated in the module of the class that
+    declares it (a subclass's over its base's): what ``typing.get_type_hints`` gives for the
+    fields, without its machinery of forward references, which took two thirds of reading a rule
+    set back from the cache. Each text is evaluated once a module."""
+    fields = {f.name for f in cls.__record_fields__}
+    found: dict[str, Any] = {}
+    for owner in reversed(cls.__mro__):
+        module = sys.modules[owner.__module__].__dict__
+        for name, annotation in vars(owner).get("__annotations__", {}).items():
+            if name in fields:
+                found[name] = _evaluated(owner.__module__, annotation, module)
+    return found
+
+
+_EVALUATED: dict[tuple[str, str], Any] = {}
+
+
+def _evaluated(module_name: str, annotation: Any, module: dict[str, Any]) -> Any:
+    if not isinstance(annotation, str):
+        return annotation
+    key = (module_name, annotation)
+    if key not in _EVALUATED:
+        _EVALUATED[key] = eval(annotation, module)  # our own modules' annotations, never a file's
+    return _EVALUATED[key]
 
 
 def _check(hint: Any) -> Check:

@@ -210,3 +210,19 @@ class System(Record):
     ) -> ErrorDetail:
         hint = did_you_mean(value, options) if isinstance(value, str) else None
         return doc.detail(where, f"unknown {label.lower()} {describe_value(value)}; expected {one_of(options)}", hint)
+
+
+@record
+class SystemChoice(Record):
+    """What a player picks a rule set by to start a list: its id, name, standard game size and
+    measure. Kept in the rule set's cache entry, so a page that offers every rule set loads none."""
+
+    id: str
+    name: str
+    default_limit: int | None
+    size_unit: str
+
+    @classmethod
+    def of(cls, system: System) -> SystemChoice:
+        d = system.definition
+        return cls(id=d.id, name=d.name, default_limit=d.default_limit, size_unit=system.size_unit)

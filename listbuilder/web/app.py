@@ -11,6 +11,7 @@ from. With htmx (``HX-Request``) the same post answers with the part of the page
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import sys
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from listbuilder import api
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import MAX_BODY, WILDCARDS, BodyTooLarge, Guard, host_names
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
@@ -32,24 +33,40 @@ SWITCH_SECONDS = 0.0005  # how often the interpreter lock changes hands in a ser
 
 
 def warm_up(app: Guard) -> None:
-    """Do now what the first page would: read the folder's lists (loading their rule sets), import
-    Jinja and compile the pages' templates. ``serve`` runs it in a thread while it starts listening."""
-    site: Site = app.app.state.site  # type: ignore[attr-defined]  # app.app: create_app's Starlette app
-    try:
+    """Do what the first page will: read the folder's lists (loading their rule sets) and the
+    rule sets to start one with, and compile the lists page's template. ``serve`` calls it once it
+    listens and before it answers, so the first page finds the work done and none of it is done
+    twice (a thread beside the server would race the first request for the same work, and the
+    two would take turns on the interpreter lock)."""
+    site = _site(app)
+    with contextlib.suppress(Exception):  # only a warm-up: the page does the work again and says what is wrong
         api.folder_lists(site.folder, site.catalogs)
-        api.prepare_pages(PAGES, site.templates)
-    except ListbuilderError:
-        pass  # the page itself will say what is wrong
+        api.system_choices(site.catalogs)
+        api.prepare_pages(FIRST_PAGES, site.templates)
 
 
-PAGES = (
-    "web/lists.html",
+def warm_later(app: Guard) -> None:
+    """Compile the other pages' templates once the first page has gone out (or after
+    ``LATER_WAIT`` seconds): ``serve`` runs it in a thread, so the first page never waits for it."""
+    site = _site(app)
+    site.page_rendered.wait(LATER_WAIT)
+    with contextlib.suppress(Exception):  # as in warm_up: a page that needs the template says what is wrong
+        api.prepare_pages(LATER_PAGES, site.templates)
+
+
+def _site(app: Guard) -> Site:
+    return app.app.state.site  # type: ignore[attr-defined, no-any-return]  # app.app: create_app's Starlette app
+
+
+FIRST_PAGES = ("web/lists.html",)  # what the browser that serve opens asks for first
+LATER_PAGES = (
     "web/list.html",
     "web/_builder.html",
     "web/_changed.html",
     "web/_units.html",
     "web/error.html",
 )
+LATER_WAIT = 2.0
 
 
 def create_app(

@@ -26,13 +26,8 @@ from listbuilder.web.site import (
 
 def _lists_context(site: Site) -> dict[str, Any]:
     systems = [
-        {
-            "id": s.id,
-            "name": " ".join(s.definition.name.split()),
-            "limit": s.definition.default_limit,
-            "unit": s.size_unit,
-        }
-        for s in api.systems(site.catalogs)
+        {"id": s.id, "name": " ".join(s.name.split()), "limit": s.default_limit, "unit": s.size_unit}
+        for s in api.system_choices(site.catalogs)
     ]
     found = api.folder_lists(site.folder, site.catalogs)
     deleted = api.deleted_lists(site.folder)[:20]

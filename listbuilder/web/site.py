@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -45,6 +46,7 @@ class Site:
         self.catalogs = api.open_catalogs(catalog_dirs)
         self.templates = templates
         self.token = token
+        self.page_rendered = threading.Event()  # set once a page has been rendered (see app.warm_up)
 
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
         """Render ``web/NAME`` with what every page needs (the token, read-only, the folder): now,
@@ -68,7 +70,9 @@ class Site:
         values = {**base, **context}
 
         def html() -> str:
-            return api.render_page(f"web/{name}", values, self.templates)
+            rendered = api.render_page(f"web/{name}", values, self.templates)
+            self.page_rendered.set()
+            return rendered
 
         if not _on_event_loop():  # a handler's work on a worker thread already: render it here
             return Response(html(), status_code=status, media_type=HTML, headers=headers)
