@@ -443,6 +443,29 @@ def test_a_count_says_how_it_changed(folder, catalogs):
     assert played.done == "Undone: Casualty on Ranger Squad 1: 0 → 1"
 
 
+def test_a_taps_json_is_its_name_then_its_fields_in_order():
+    taps = [
+        api.Start(),
+        api.Mark(piece="Hunter 1", marker="Stunned"),
+        api.Unmark(piece="Hunter 1", marker="Stunned"),
+        api.Score(track="Fate", by=-2),
+        api.NextTurn(),
+        api.RollDice(roll="Deployment", faces=(3, 5)),
+        api.UndoTap(),
+        api.End(),
+    ]
+    assert [list(t.as_json().items()) for t in taps] == [
+        [("tap", "start")],
+        [("tap", "mark"), ("piece", "Hunter 1"), ("marker", "Stunned")],
+        [("tap", "unmark"), ("piece", "Hunter 1"), ("marker", "Stunned")],
+        [("tap", "score"), ("track", "Fate"), ("by", -2)],
+        [("tap", "next-turn")],
+        [("tap", "roll"), ("roll", "Deployment"), ("faces", [3, 5])],
+        [("tap", "undo")],
+        [("tap", "end")],
+    ]
+
+
 def test_a_sixth_rule_set_plays_from_its_data_alone(tmp_path):
     """A rule set written by the test, with its own markers, track, turns and roll: no code names it."""
     import textwrap

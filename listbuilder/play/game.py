@@ -173,20 +173,7 @@ def _cleared(state: Reading, board: Board) -> tuple[tuple[str, str, int], ...]:
 
 def apply_line(state: GameState, line: Logged) -> GameState:
     """``state`` with one logged line applied (as it was checked when it was made)."""
-    markers: Mapping[str, Mapping[str, int]] = state.markers
-    scores = state.scores
-    turn, ended = state.turn, state.ended
-    if line.tap in ("mark", "unmark"):
-        markers = _set(markers, line.piece, line.marker, line.now)
-    elif line.tap == "score":
-        scores = {**scores, line.track: line.now}
-    elif line.tap == "next-turn":
-        for piece, marker, _ in line.cleared:
-            markers = _set(markers, piece, marker, 0)
-        turn += 1
-    elif line.tap == "end":
-        ended = True
-    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=(*state.log, line))
+    return _moved(state, line, forward=True, log=(*state.log, line))
 
 
 def undo(state: GameState) -> tuple[GameState, Logged]:
@@ -194,20 +181,25 @@ def undo(state: GameState) -> tuple[GameState, Logged]:
     if not state.log:
         raise _refuse("there is no tap to undo")
     line = state.log[-1]
+    return _moved(state, line, forward=False, log=state.log[:-1]), line
+
+
+def _moved(state: GameState, line: Logged, *, forward: bool, log: tuple[Logged, ...]) -> GameState:
+    """``state`` with what ``line`` changed made (``forward``) or taken back, and ``log`` for its log."""
     markers: Mapping[str, Mapping[str, int]] = state.markers
     scores = state.scores
     turn, ended = state.turn, state.ended
     if line.tap in ("mark", "unmark"):
-        markers = _set(markers, line.piece, line.marker, line.was)
+        markers = _set(markers, line.piece, line.marker, line.now if forward else line.was)
     elif line.tap == "score":
-        scores = {**scores, line.track: line.was}
+        scores = {**scores, line.track: line.now if forward else line.was}
     elif line.tap == "next-turn":
         for piece, marker, value in line.cleared:
-            markers = _set(markers, piece, marker, value)
-        turn -= 1
+            markers = _set(markers, piece, marker, 0 if forward else value)
+        turn += 1 if forward else -1
     elif line.tap == "end":
-        ended = False
-    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=state.log[:-1]), line
+        ended = forward
+    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=log)
 
 
 class _Live:

@@ -22,6 +22,14 @@ class Tap(Record):
     name: ClassVar[str] = ""
     __json__: ClassVar[tuple[str, ...] | None] = ("tap",)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A tap's JSON is its name, then its own fields in the order they are declared: set here,
+        # as the class is made, for ``@record`` to read. A ClassVar (``name``) is no field.
+        super().__init_subclass__(**kwargs)
+        own = vars(cls).get("__annotations__", {})
+        fields = (n for n, kind in own.items() if not str(kind).startswith(("ClassVar", "typing.ClassVar")))
+        cls.__json__ = ("tap", *fields)
+
     @property
     def tap(self) -> str:
         """The action's name, as a form and a game file's log say it."""
@@ -33,7 +41,6 @@ class Start(Tap):
     """Start a new game of the list (the game before it stays, to look back at)."""
 
     name: ClassVar[str] = "start"
-    __json__ = ("tap",)
 
 
 @record
@@ -41,11 +48,6 @@ class Mark(Tap):
     """Put a marker on a piece: a toggle on, or one more on a count."""
 
     name: ClassVar[str] = "mark"
-    __json__ = (
-        "tap",
-        "piece",
-        "marker",
-    )
     piece: str
     marker: str
 
@@ -55,11 +57,6 @@ class Unmark(Tap):
     """Take a marker off a piece: a toggle off, or one fewer on a count."""
 
     name: ClassVar[str] = "unmark"
-    __json__ = (
-        "tap",
-        "piece",
-        "marker",
-    )
     piece: str
     marker: str
 
@@ -69,11 +66,6 @@ class Score(Tap):
     """Add to a track (or take away, with a negative ``by``): Fate tokens, victory points."""
 
     name: ClassVar[str] = "score"
-    __json__ = (
-        "tap",
-        "track",
-        "by",
-    )
     track: str
     by: int
 
@@ -83,7 +75,6 @@ class NextTurn(Tap):
     """Move the turn track on, clearing the markers the rules clear each turn."""
 
     name: ClassVar[str] = "next-turn"
-    __json__ = ("tap",)
 
 
 @record
@@ -91,11 +82,6 @@ class RollDice(Tap):
     """Make one of the rule set's rolls; ``faces`` are the dice if they were rolled at the table."""
 
     name: ClassVar[str] = "roll"
-    __json__ = (
-        "tap",
-        "roll",
-        "faces",
-    )
     roll: str
     faces: tuple[int, ...] = ()
 
@@ -105,7 +91,6 @@ class UndoTap(Tap):
     """Take back the last tap that changed the game."""
 
     name: ClassVar[str] = "undo"
-    __json__ = ("tap",)
 
 
 @record
@@ -113,7 +98,6 @@ class End(Tap):
     """End the game: it is kept, and shown, but taps no longer change it (undo takes the end back)."""
 
     name: ClassVar[str] = "end"
-    __json__ = ("tap",)
 
 
 TAPS: tuple[type[Tap], ...] = (Start, Mark, Unmark, Score, NextTurn, RollDice, UndoTap, End)

@@ -21,6 +21,7 @@ from listbuilder.web.site import (
     error_message,
     form_of,
     is_htmx,
+    list_state_or_page,
     list_url,
     one,
     redirect,
@@ -148,7 +149,7 @@ def builder_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         if "rules" in request.query_params:  # a catalog unit's name, followed (web/_units.html)
-            return await rules_answer(site, request, file)
+            return await rules_answer(site, request)
         try:
             return await blocking(_builder, site, request, file, custom=_priced(request))
         except ListbuilderError as exc:
@@ -180,10 +181,9 @@ def doctor_part(site: Site) -> Endpoint:
 
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
-        try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        state = await list_state_or_page(site, request)
+        if isinstance(state, Response):
+            return state
         try:
             answer = await blocking(
                 api.ask_doctor, site.folder, file, site.catalogs, request.query_params.get("doctor", "")
@@ -251,10 +251,9 @@ def price(site: Site) -> Endpoint:
         file = request.path_params["file"]
         fields = await form_of(request, site)
         if is_htmx(request) and request.headers.get("hx-target") == "price":
-            try:
-                state = await blocking(api.list_state, site.folder, file, site.catalogs)
-            except ListbuilderError as exc:
-                return unreadable(site, request, exc)
+            state = await list_state_or_page(site, request)
+            if isinstance(state, Response):
+                return state
             return site.page("_price.html", request, **pricing(state.report.system, fields), state=state)
         # Without JavaScript: back to the builder, its custom form as it was typed and priced
         # (a page at /price would be no page to stay on, nor to reload).

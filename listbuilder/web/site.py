@@ -230,6 +230,15 @@ def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
     return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
 
 
+async def list_state_or_page(site: Site, request: Request) -> api.ListState | Response:
+    """The list of the request's address (its ``file``), read off the event loop, or the page that
+    says why it cannot be shown (``unreadable``): a handler answers with the page as it is."""
+    try:
+        return await blocking(api.list_state, site.folder, request.path_params["file"], site.catalogs)
+    except ListbuilderError as exc:
+        return unreadable(site, request, exc)
+
+
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
 

@@ -15,7 +15,7 @@ from starlette.responses import Response
 from listbuilder import api
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.forms import fields_of, stats_of
-from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htmx, unreadable
+from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htmx, list_state_or_page
 
 
 def _unit(state: Any, query: Mapping[str, str]) -> tuple[Any, str]:
@@ -39,18 +39,17 @@ def rules_part(site: Site) -> Endpoint:
     (htmx), or as a page of its own."""
 
     async def handler(request: Request) -> Response:
-        return await rules_answer(site, request, request.path_params["file"])
+        return await rules_answer(site, request)
 
     return handler
 
 
-async def rules_answer(site: Site, request: Request, file: str) -> Response:
+async def rules_answer(site: Site, request: Request) -> Response:
     """The answer of ``rules_part``; the builder page gives it too, for ``?rules=NAME``: the link a
     catalog unit's name is, the same on every list's page, so the catalog is drawn once for all."""
-    try:
-        state = await blocking(api.list_state, site.folder, file, site.catalogs)
-    except ListbuilderError as exc:
-        return unreadable(site, request, exc)
+    state = await list_state_or_page(site, request)
+    if isinstance(state, Response):
+        return state
     unit, missing = _unit(state, request.query_params)
     system = state.report.system
     blocks = () if unit is None else await blocking(api.unit_rules, system, unit)
@@ -71,11 +70,9 @@ def custom_part(site: Site) -> Endpoint:
     """The custom unit form filled in with custom entry ``?edit=N``, to change it and save it in place."""
 
     async def handler(request: Request) -> Response:
-        file = request.path_params["file"]
-        try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        state = await list_state_or_page(site, request)
+        if isinstance(state, Response):
+            return state
         return site.page("_custom.html", request, **edit_context(state, request.query_params.get("edit", "")))
 
     return handler
