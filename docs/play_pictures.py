@@ -8,17 +8,8 @@ Needs the `playwright` package and Debian's Chromium at /usr/bin/chromium.
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
-from playwright.sync_api import Page, sync_playwright
-
-ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+from picture_server import chromium, example, pictures, serving
+from playwright.sync_api import Page
 
 # (rule set, example list, the buttons a first turn presses)
 GAMES = (
@@ -74,49 +65,31 @@ def press(page: Page, name: str) -> None:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="play-pictures-")) / "club-lists"
-    folder.mkdir()
-    for _, example, _ in GAMES:
-        shutil.copy(ROOT / "examples" / example, folder / example.replace(".legal", ""))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "listbuilder", "serve", str(folder), "--port", "0", "--no-open"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    url = re.search(r"(http://\S+)/", proc.stdout.readline())
-    assert url, "listbuilder serve did not start"
-    base = url.group(1)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
-            for system, example, taps in GAMES:
-                play = f"{base}/list/{example.replace('.legal', '')}/play"
-                page.goto(play)
-                with page.expect_navigation():
-                    page.get_by_role("button", name="Start a new game").click()
-                page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
-                for name in taps:
-                    press(page, name)
-                page.evaluate("() => window.scrollTo(0, 0)")
-                page.wait_for_timeout(200)
-                page.screenshot(path=str(ROOT / "docs" / f"play-{system}.png"))
-            dark = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=1)
-            dark.goto(f"{base}/list/deathmelt-colonial-marines.yaml/play")
-            dark.locator("#pieces-title").scroll_into_view_if_needed()
-            dark.evaluate("() => window.scrollBy(0, -90)")
-            dark.wait_for_timeout(200)
-            dark.screenshot(path=str(ROOT / "docs" / "play-dark.png"))
-            wide = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
-            wide.goto(f"{base}/list/might-skirmish-zombie-family.yaml/play")
-            wide.wait_for_timeout(200)
-            wide.screenshot(path=str(ROOT / "docs" / "play-wide.png"))
-            browser.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
-        shutil.rmtree(folder.parent, ignore_errors=True)
+    out = pictures()
+    lists = {name.replace(".legal", ""): example(name) for _, name, _ in GAMES}
+    with serving(lists) as base, chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        for system, source, taps in GAMES:
+            play = f"{base}/list/{source.replace('.legal', '')}/play"
+            page.goto(play)
+            with page.expect_navigation():
+                page.get_by_role("button", name="Start a new game").click()
+            page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
+            for name in taps:
+                press(page, name)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(out / f"play-{system}.png"))
+        dark = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=1)
+        dark.goto(f"{base}/list/deathmelt-colonial-marines.yaml/play")
+        dark.locator("#pieces-title").scroll_into_view_if_needed()
+        dark.evaluate("() => window.scrollBy(0, -90)")
+        dark.wait_for_timeout(200)
+        dark.screenshot(path=str(out / "play-dark.png"))
+        wide = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+        wide.goto(f"{base}/list/might-skirmish-zombie-family.yaml/play")
+        wide.wait_for_timeout(200)
+        wide.screenshot(path=str(out / "play-wide.png"))
 
 
 if __name__ == "__main__":

@@ -6,17 +6,8 @@ Needs the `playwright` package and Debian's Chromium at /usr/bin/chromium.
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
+from picture_server import chromium, example, pictures, serving
 
-from playwright.sync_api import sync_playwright
-
-ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 SQUAD = """\
 system: deathmelt
 name: Colonial Marines
@@ -31,43 +22,21 @@ units:
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
-    try:
-        (folder / "marines.yaml").write_text(SQUAD, encoding="utf-8")
-        shutil.copy(ROOT / "examples" / "deathzap-frontier-rangers.legal.yaml", folder / "rangers.yaml")
-        server = subprocess.Popen(
-            [sys.executable, "-m", "listbuilder", "serve", str(folder), "--port", "0", "--no-open"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert server.stdout is not None
-            url = re.search(r"http://\S+?/", server.stdout.readline())
-            assert url, "the server printed no address"
-            shoot(url.group(0).rstrip("/"))
-        finally:
-            server.terminate()
-            server.wait(timeout=15)
-    finally:
-        shutil.rmtree(folder)
-
-
-def shoot(url: str) -> None:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+    out = pictures()
+    lists = {"marines.yaml": SQUAD, "rangers.yaml": example("deathzap-frontier-rangers.legal.yaml")}
+    with serving(lists) as url, chromium() as browser:
         phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
         phone.goto(f"{url}/list/marines.yaml")
         phone.wait_for_function("() => window.htmx && document.readyState === 'complete'")
         phone.locator("#entry-2 .rules-link").click()
         phone.locator("#entry-2 .unit-rules-text .source").first.wait_for()
-        phone.locator("#entries").screenshot(path=str(ROOT / "docs" / "web-leaders.png"))
+        phone.locator("#entries").screenshot(path=str(out / "web-leaders.png"))
         wide = browser.new_page(viewport={"width": 1280, "height": 900})
         wide.goto(f"{url}/list/rangers.yaml")
         wide.wait_for_function("() => window.htmx && document.readyState === 'complete'")
         wide.get_by_role("link", name="Edit the Colony Volunteers entry").click()
         wide.get_by_role("button", name="Save the changes").wait_for()
-        wide.locator("#custom").screenshot(path=str(ROOT / "docs" / "web-loadout.png"))
-        browser.close()
+        wide.locator("#custom").screenshot(path=str(out / "web-loadout.png"))
 
 
 if __name__ == "__main__":

@@ -8,74 +8,49 @@ Needs the `playwright` package and Debian's Chromium at /usr/bin/chromium.
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
-from playwright.sync_api import sync_playwright
-
-ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+from picture_server import chromium, example, pictures, serving
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="web-pictures-")) / "club-lists"
-    folder.mkdir()
-    for name in ("might-skirmish-windblade-elves.legal.yaml", "speed-range-power-sumerians.legal.yaml"):
-        shutil.copy(ROOT / "examples" / name, folder / name.replace(".legal", ""))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "listbuilder", "serve", str(folder), "--port", "0", "--no-open"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    url = re.search(r"(http://\S+)/", proc.stdout.readline())
-    assert url, "listbuilder serve did not start"
-    base = url.group(1)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            shots = (
-                (1280, 860, "light", "web-builder.png"),
-                (390, 844, "light", "web-phone.png"),
-                (1280, 860, "dark", "web-builder-dark.png"),
-                (390, 844, "dark", "web-phone-dark.png"),
+    out = pictures()
+    lists = {
+        name.replace(".legal", ""): example(name)
+        for name in ("might-skirmish-windblade-elves.legal.yaml", "speed-range-power-sumerians.legal.yaml")
+    }
+    with serving(lists) as base, chromium() as browser:
+        shots = (
+            (1280, 860, "light", "web-builder.png"),
+            (390, 844, "light", "web-phone.png"),
+            (1280, 860, "dark", "web-builder-dark.png"),
+            (390, 844, "dark", "web-phone-dark.png"),
+        )
+        for width, height, scheme, name in shots:
+            page = browser.new_page(
+                viewport={"width": width, "height": height}, device_scale_factor=1, color_scheme=scheme
             )
-            for width, height, scheme, out in shots:
-                page = browser.new_page(
-                    viewport={"width": width, "height": height}, device_scale_factor=1, color_scheme=scheme
-                )
-                page.goto(f"{base}/list/might-skirmish-windblade-elves.yaml")
-                version = page.locator("#page-version").get_attribute("value")
-                page.get_by_role("button", name="Add one Wind Hawk", exact=True).click()
-                page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=version)
-                page.wait_for_timeout(4500)  # the notice of the change has faded
-                if width >= 600:  # and ask the list doctor how to make it legal again
-                    page.get_by_role("button", name="Suggest a fix").click()
-                    page.locator(".suggestions li").first.wait_for()
-                if width < 600:
-                    page.locator("#entry-2").scroll_into_view_if_needed()
-                    page.evaluate("window.scrollBy(0, -260)")
-                page.screenshot(path=str(ROOT / "docs" / out))
-                page.get_by_role("button", name="Undo the last change", exact=True).click()
-                page.wait_for_timeout(300)
-                page.close()
-            page = browser.new_page(viewport={"width": 1280, "height": 860})
-            page.goto(f"{base}/")
-            page.screenshot(path=str(ROOT / "docs" / "web-lists.png"))
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
-            page.goto(f"{base}/card/deathmelt")
-            page.locator(".web-card .ref-table").first.scroll_into_view_if_needed()
-            page.evaluate("document.querySelector('.web-card .ref-table').scrollIntoView()")
-            page.screenshot(path=str(ROOT / "docs" / "web-card-phone.png"))
-            browser.close()
-    finally:
-        proc.terminate()
-        proc.wait()
-        shutil.rmtree(folder.parent, ignore_errors=True)
+            page.goto(f"{base}/list/might-skirmish-windblade-elves.yaml")
+            version = page.locator("#page-version").get_attribute("value")
+            page.get_by_role("button", name="Add one Wind Hawk", exact=True).click()
+            page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=version)
+            page.wait_for_timeout(4500)  # the notice of the change has faded
+            if width >= 600:  # and ask the list doctor how to make it legal again
+                page.get_by_role("button", name="Suggest a fix").click()
+                page.locator(".suggestions li").first.wait_for()
+            if width < 600:
+                page.locator("#entry-2").scroll_into_view_if_needed()
+                page.evaluate("window.scrollBy(0, -260)")
+            page.screenshot(path=str(out / name))
+            page.get_by_role("button", name="Undo the last change", exact=True).click()
+            page.wait_for_timeout(300)
+            page.close()
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.goto(f"{base}/")
+        page.screenshot(path=str(out / "web-lists.png"))
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        page.goto(f"{base}/card/deathmelt")
+        page.locator(".web-card .ref-table").first.scroll_into_view_if_needed()
+        page.evaluate("document.querySelector('.web-card .ref-table').scrollIntoView()")
+        page.screenshot(path=str(out / "web-card-phone.png"))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ if SIMULATING:
 
     simulate_windows.apply()
 
+from webserver import Server, start  # noqa: E402
+
 from listbuilder.cli import app  # noqa: E402
 from listbuilder.rules.catalog import Catalogs  # noqa: E402
 
@@ -148,3 +150,12 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(folder: Path) -> Iterator[Server]:
+    """``listbuilder serve`` on the module's ``folder`` (each module that serves has its own), for the
+    whole module; stopped with Ctrl-C at its end."""
+    s = start(folder)
+    yield s
+    s.stop()

@@ -11,16 +11,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
+from locking import at_once, counts, held_elsewhere
 
 from listbuilder.editing import AddUnit, RemoveUnit, apply_change, lock
 from listbuilder.editing.lock import locked
 from listbuilder.errors import ConflictError, InputError
-from listbuilder.files.yamldoc import load_yaml
 from listbuilder.rules.catalog import Catalogs
 
 LIST = """\
@@ -36,14 +34,6 @@ LISTBUILDER = Path(sys.executable).parent / "listbuilder"
 
 def add_unit(path: Path, books: Catalogs, unit: str) -> object:
     return apply_change(path, books, AddUnit(unit=unit))
-
-
-def counts(path: Path) -> dict[str, int]:
-    """Unit name -> models, read back from the file as 'validate' reads it."""
-    found: dict[str, int] = {}
-    for entry in load_yaml(path).data["units"]:
-        found[entry["unit"]] = found.get(entry["unit"], 0) + entry.get("count", 1)
-    return found
 
 
 def start_together(commands: list[list[str]], env: dict[str, str]) -> list[subprocess.CompletedProcess[str]]:
@@ -93,22 +83,7 @@ def test_twenty_threads_adding_at_once_all_land(tmp_path):
     path.write_text(LIST)
     books = Catalogs()
     books.get("might-skirmish")
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(20, timeout=60)  # a thread that never starts fails the others, not hangs them
-
-    def add(name: str) -> None:
-        barrier.wait()
-        try:
-            add_unit(path, books, name)
-        except BaseException as exc:  # collected, asserted below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=add, args=("Rotting Hound" if i % 4 else "Hunter",)) for i in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert errors == []
+    assert at_once(lambda i: add_unit(path, books, "Rotting Hound" if i % 4 else "Hunter"), 20) == []
     assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 15, "Hunter": 5}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]
 
@@ -127,39 +102,17 @@ def test_an_edit_that_refuses_leaves_the_file_and_the_folder_as_they_were(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["list.yaml"]
 
 
-LOCK_HOLDER = """
-import sys, time
-from pathlib import Path
-from listbuilder.editing.lock import locked
-with locked(Path(sys.argv[1])):
-    Path(sys.argv[2]).write_text("holding")
-    time.sleep(60)
-"""
-
-
 def test_an_edit_waits_for_a_lock_held_by_another_process_and_gives_up_with_a_reason(tmp_path, monkeypatch):
     path = tmp_path / "lists" / "list.yaml"
     path.parent.mkdir()
     path.write_text(LIST)
-    marker = tmp_path / "marker"
-    holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(path), str(marker)])
-    try:
-        deadline = time.monotonic() + 60
-        while not marker.exists():
-            if holder.poll() is not None:
-                pytest.fail(f"the lock holder ended (exit {holder.returncode}) before it took the lock")
-            if time.monotonic() > deadline:
-                pytest.fail("the lock holder did not take the lock within 60 seconds")
-            time.sleep(0.01)
+    with held_elsewhere(path):
         monkeypatch.setattr(lock, "LOCK_TIMEOUT_SECONDS", 0.3)
         with pytest.raises(ConflictError) as err:
             add_unit(path, Catalogs(), "Hunter")
         assert err.value.exit_code == 2
         assert "more than 0.3 seconds" in err.value.render()
         assert path.read_text() == LIST
-    finally:
-        holder.kill()
-        holder.wait(timeout=30)
     # The holder was killed with the lock: its lock file stays, and the next edit takes it over.
     assert (path.parent / ".list.yaml.lock").exists()
     add_unit(path, Catalogs(), "Hunter")
@@ -187,19 +140,13 @@ def test_the_api_change_lands_every_edit_from_threads(tmp_path):
     path = tmp_path / "conc.yaml"
     path.write_text(LIST)
     books = api.open_catalogs()
-    barrier = threading.Barrier(20, timeout=60)  # a thread that never starts fails the others, not hangs them
     results = []
 
-    def add(name: str) -> None:
-        barrier.wait()
+    def add(i: int) -> None:
+        name = "Rotting Hound" if i % 2 else "Crow Swarm"
         results.append(api.apply_change(path, books, api.AddUnit(unit=name)).as_json())
 
-    threads = [threading.Thread(target=add, args=("Rotting Hound" if i % 2 else "Crow Swarm",)) for i in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not [t for t in threads if t.is_alive()], "an edit was still running after 120 seconds"
+    assert at_once(add, 20) == []
     assert len(results) == 20 and all(r["changed"] for r in results)
     assert counts(path) == {"Grandpa Bones": 1, "Rotting Hound": 10, "Crow Swarm": 10}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conc.yaml"]

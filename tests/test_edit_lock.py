@@ -14,18 +14,16 @@ import importlib.util
 import os
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from locking import at_once, counts, held_elsewhere
 from webserver import start
 
 from listbuilder import api
 from listbuilder.editing import lock
 from listbuilder.errors import ConflictError
-from listbuilder.files.yamldoc import load_yaml
 
 SIMULATED = Path(__file__).parent / "simulated_windows"
 LIST = "system: might-skirmish\nname: Shared\npoints: 1000\nunits:\n  - unit: Grandpa Bones\n"
@@ -43,13 +41,6 @@ WINDOWS_START = (
     "import msvcrt\n"
     "sys.modules['fcntl'] = None\n"
 )
-
-
-def counts(path: Path) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for entry in load_yaml(path).data["units"]:
-        found[entry["unit"]] = found.get(entry["unit"], 0) + entry.get("count", 1)
-    return found
 
 
 def fake_msvcrt() -> ModuleType:
@@ -118,22 +109,8 @@ def test_the_stand_in_refuses_a_held_range_and_releases_it(tmp_path, windows):
 def test_twenty_threads_adding_under_the_windows_lock_all_land(tmp_path, windows, catalogs):
     path = tmp_path / "shared.yaml"
     path.write_text(LIST)
-    barrier = threading.Barrier(20)
-    errors: list[BaseException] = []
-
-    def add(name: str) -> None:
-        barrier.wait()
-        try:
-            api.apply_change(path, catalogs, api.AddUnit(unit=name))
-        except BaseException as exc:  # collected, asserted below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=add, args=("Hunter" if i % 2 else "Rotting Hound",)) for i in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert errors == []
+    names = ["Hunter" if i % 2 else "Rotting Hound" for i in range(20)]
+    assert at_once(lambda i: api.apply_change(path, catalogs, api.AddUnit(unit=names[i])), 20) == []
     assert counts(path) == {"Grandpa Bones": 1, "Hunter": 10, "Rotting Hound": 10}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.yaml"]  # the lock file is cleaned up
 
@@ -166,34 +143,9 @@ def test_windows_refusing_to_delete_an_open_lock_file_loses_nothing_and_leaves_n
     monkeypatch.setattr(lock.os, "unlink", unlink)
     path = tmp_path / "shared.yaml"
     path.write_text(LIST)
-    barrier = threading.Barrier(12)
-    errors: list[BaseException] = []
-
-    def add() -> None:
-        barrier.wait()
-        try:
-            api.apply_change(path, catalogs, api.AddUnit(unit="Hunter"))
-        except BaseException as exc:  # collected, asserted below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=add) for _ in range(12)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert errors == []
+    assert at_once(lambda _: api.apply_change(path, catalogs, api.AddUnit(unit="Hunter")), 12) == []
     assert counts(path) == {"Grandpa Bones": 1, "Hunter": 12}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.yaml"]
-
-
-LOCK_HOLDER = WINDOWS_START + (
-    "import time\n"
-    "from pathlib import Path\n"
-    "from listbuilder.editing.lock import locked\n"
-    "with locked(Path(sys.argv[1])):\n"
-    "    Path(sys.argv[2]).write_text('holding')\n"
-    "    time.sleep(60)\n"
-)
 
 
 @pytest.mark.platform
@@ -203,21 +155,12 @@ def test_a_windows_edit_waits_for_another_process_gives_up_in_time_and_takes_ove
     path = tmp_path / "lists" / "shared.yaml"
     path.parent.mkdir()
     path.write_text(LIST)
-    marker = tmp_path / "marker"
-    holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(path), str(marker)])
-    try:
-        deadline = time.monotonic() + 60
-        while not marker.exists():
-            assert holder.poll() is None and time.monotonic() < deadline
-            time.sleep(0.01)
+    with held_elsewhere(path, first=WINDOWS_START):
         monkeypatch.setattr(lock, "LOCK_TIMEOUT_SECONDS", 0.3)  # the same timeout rule as on POSIX
         with pytest.raises(ConflictError) as err:
             api.apply_change(path, catalogs, api.AddUnit(unit="Hunter"))
         assert "more than 0.3 seconds" in err.value.render()
         assert path.read_text() == LIST
-    finally:
-        holder.kill()
-        holder.wait(timeout=30)
     assert (path.parent / ".shared.yaml.lock").exists()  # the same lock file name
     api.apply_change(path, catalogs, api.AddUnit(unit="Hunter"))
     assert counts(path) == {"Grandpa Bones": 1, "Hunter": 1}
@@ -243,25 +186,18 @@ def test_a_web_change_and_a_cli_add_at_once_lose_nothing_on_windows(tmp_path, wi
         )
         assert "_Msvcrt" in probe.stdout, probe.stderr  # the processes below lock as Windows does
         token = server.token()
-        barrier = threading.Barrier(12)
         statuses: list[int] = []
         codes: list[int] = []
 
-        def web() -> None:
-            barrier.wait()
-            answer = server.post("/list/shared.yaml/change", {"token": token, "change": "add", "unit": "Hunter"})
-            statuses.append(answer.status)
+        def web_or_terminal(i: int) -> None:
+            if i % 2:
+                answer = server.post("/list/shared.yaml/change", {"token": token, "change": "add", "unit": "Hunter"})
+                statuses.append(answer.status)
+            else:
+                done = subprocess.run([*cli, "Rotting Hound"], env=env, capture_output=True, text=True, timeout=120)
+                codes.append(done.returncode)
 
-        def terminal() -> None:
-            barrier.wait()
-            done = subprocess.run([*cli, "Rotting Hound"], env=env, capture_output=True, text=True, timeout=120)
-            codes.append(done.returncode)
-
-        threads = [threading.Thread(target=web if i % 2 else terminal) for i in range(12)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=180)
+        assert at_once(web_or_terminal, 12, seconds=180) == []
     finally:
         server.stop()
     assert statuses == [303] * 6 and codes == [0] * 6

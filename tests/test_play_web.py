@@ -4,7 +4,6 @@ server's checks on every game action, read-only, and odds equal to ``listbuilder
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -30,13 +29,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         (root / name).write_bytes((EXAMPLES / source).read_bytes())
     return root
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 def play(file: str) -> str:

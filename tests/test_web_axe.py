@@ -6,15 +6,12 @@ it these tests skip, unless ``LISTBUILDER_REQUIRE_BROWSER=1``, which makes them 
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, REQUIRE_BROWSER
+from axe import serious_violations
+from conftest import EXAMPLES
 from webserver import Server, start
 
 # One list of each rule set (a legal one and, for might-skirmish and deathmelt, one that breaks a rule).
@@ -48,24 +45,6 @@ PAGES = [
     "/list/zombies.yaml/play?restarted=1",
 ]
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
-
-
-def _axe_source() -> str:
-    """axe-core's script from npm's global folder; a skip (a failure in CI) without it."""
-    npm = shutil.which("npm")
-    root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True).stdout.strip() if npm else ""
-    path = Path(root) / "axe-core" / "axe.min.js"
-    if not root or not path.is_file():
-        reason = "axe-core is not installed (npm install -g axe-core)"
-        if REQUIRE_BROWSER:
-            pytest.fail(f"LISTBUILDER_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
-    return path.read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def axe() -> str:
-    return _axe_source()
 
 
 @pytest.fixture(scope="module")
@@ -114,18 +93,11 @@ def _open(page: Any, server: Server, path: str) -> None:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_no_serious_violation(context: Any, server: Server, axe: str, scheme: str, path: str):
+def test_no_serious_violation(context: Any, server: Server, scheme: str, path: str):
     page = context.new_page()
     try:
         _open(page, server, path)
         assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") is (scheme == "dark")
-        page.evaluate(axe)
-        found = json.loads(page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)"))
-        serious = [
-            f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in found
-            if v["impact"] in ("serious", "critical")
-        ]
-        assert not serious, "\n".join(serious)
+        assert serious_violations(page) == []
     finally:
         page.close()

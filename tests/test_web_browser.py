@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import yaml
 from conftest import COMMENTED, EXAMPLES
-from webserver import Server, start
+from webserver import Server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -36,13 +36,6 @@ ZOMBIES = [
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("lists")
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 class Tab:

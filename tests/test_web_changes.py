@@ -4,13 +4,12 @@ alter (swapped in by id, out of band), never the catalog; without it, a redirect
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES
-from webserver import Server, start
+from webserver import Server
 
 ELVES = "elves.yaml"
 HTMX = {"HX-Request": "true"}
@@ -21,13 +20,6 @@ EVERY = ["status", "messages", "list-head", "problems", "history", "doctor", "en
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("changes")
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 @pytest.fixture

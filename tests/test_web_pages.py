@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "broken.yaml").write_text("system: might-skirmish\nname: B\nunits:\n  - unit: Huntr\n", encoding="utf-8")
     (root / "notes.txt").write_text("not a list")
     return root
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 def test_the_lists_page_shows_every_list_and_a_located_error(server: Server):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES
-from webserver import Server, start
+from webserver import Server
 
 LISTS = {
     "elves.yaml": "might-skirmish-windblade-elves.legal.yaml",
@@ -26,13 +26,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, source in LISTS.items():
         (root / name).write_bytes((EXAMPLES / source).read_bytes())
     return root
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 @pytest.fixture

@@ -40,13 +40,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
-
-
 @pytest.fixture
 def snapshot(folder: Path) -> Iterator[None]:
     """Every file under the folder (and the one the link points to) is unchanged by the test."""

@@ -8,7 +8,6 @@ lands in go to ``LISTBUILDER_SHOTS`` when it is set (a folder), to be looked at.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from axe import serious_violations
 from conftest import EXAMPLES
 from webserver import Server, start
 
@@ -35,13 +35,6 @@ CONTROLS = """() => [...document.querySelectorAll('button, a[href], input:not([t
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("trips")
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 class Tab:
@@ -369,20 +362,6 @@ def test_a_refusal_in_plain_text_or_no_answer_is_said_above_the_page_not_swapped
 # --- axe-core on every state a trip leaves a page in ---------------------------------------------
 
 
-def _axe_source() -> str:
-    import shutil
-    import subprocess
-
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed, so axe-core cannot be found")
-    root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, check=True).stdout.strip()
-    path = Path(root) / "axe-core" / "axe.min.js"
-    if not path.is_file():
-        pytest.skip("axe-core is not installed globally")
-    return path.read_text(encoding="utf-8")
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
 def test_axe_finds_nothing_serious_in_these_states(
@@ -404,18 +383,12 @@ def test_axe_finds_nothing_serious_in_these_states(
         "/list/no-such-list.yaml",
         "/",
     ]
-    source = _axe_source()
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=True)
     try:
         page = context.new_page()
         for path in pages:
             page.goto(server.url + path)
             assert page.locator("#undo-why").count() == (1 if "restarted" in path or "priced" in path else 0)
-            page.evaluate(source)
-            found = json.loads(page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)"))
-            serious = [
-                (v["id"], [n["target"] for n in v["nodes"]]) for v in found if v["impact"] in ("serious", "critical")
-            ]
-            assert serious == [], (path, serious)
+            assert serious_violations(page) == [], path
     finally:
         context.close()

@@ -9,18 +9,16 @@ deathzap's loadout counts add up to the unit's figures (its ruling in catalogs/d
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from axe import serious_violations
 from conftest import EXAMPLES
 from test_web_browser import Tab
-from webserver import Server, start
+from webserver import Server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -32,13 +30,6 @@ MARINES = "system: deathmelt\nname: Squad\nfigures: 12\nunits:\n  - unit: Coloni
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("units")
-
-
-@pytest.fixture(scope="module")
-def server(folder: Path) -> Iterator[Server]:
-    s = start(folder)
-    yield s
-    s.stop()
 
 
 @pytest.fixture(
@@ -266,17 +257,6 @@ def test_a_unit_the_list_has_not_is_said_so(server: Server, folder: Path):
 # --- what it looks like ---------------------------------------------------------------------------
 
 
-def _axe_source() -> str:
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed, so axe-core cannot be found")
-    root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, check=True).stdout.strip()
-    path = Path(root) / "axe-core" / "axe.min.js"
-    if not path.is_file():
-        pytest.skip("axe-core is not installed globally")
-    return path.read_text(encoding="utf-8")
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
 def test_axe_finds_nothing_serious_with_everything_open(browser: Browser, server: Server, folder: Path, width, scheme):
@@ -293,14 +273,8 @@ def test_axe_finds_nothing_serious_with_everything_open(browser: Browser, server
             page.locator(where).locator("a.rules-link").click()
             page.locator(where).locator(".unit-rules-text:not(:has-text('Loading'))").wait_for()
         page.screenshot(path=str(folder / f"builder-{width}-{scheme}.png"), full_page=True)
-        page.evaluate(_axe_source())
-        found = page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)")
-        bad = ("serious", "critical")
-        serious = [(v["id"], v["nodes"][0]["html"]) for v in json.loads(found) if v["impact"] in bad]
-        assert serious == []
+        assert serious_violations(page) == []
         page.goto(f"{server.url}/list/{file.name}/rules?entry=5")
-        page.evaluate(_axe_source())
-        found = page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)")
-        assert [v["id"] for v in json.loads(found) if v["impact"] in ("serious", "critical")] == []
+        assert serious_violations(page) == []
     finally:
         context.close()
