@@ -46,6 +46,7 @@ PAGES = [
     "/list/broken.yaml",
     "restarted",  # a change posted from a page of an earlier run of the server: see _open
     "/list/zombies.yaml/play?restarted=1",
+    "/list/zombies.yaml/rules?entry=0",  # a unit's rules on a page (the builder's link without JavaScript)
 ]
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 
