@@ -64,6 +64,19 @@ def test_a_tap_without_javascript_posts_and_comes_back(server: Server, folder: P
     assert "Stunned on: Hunter 2" in page  # the notice and the log
 
 
+def test_each_rule_under_a_score_or_a_roll_is_named_by_what_it_is_the_rule_of(server: Server):
+    """Four disclosures were all called "The rule": a screen reader's list of them could not tell one from another."""
+    started(server, ZOMBIES)
+    summaries = re.findall(r'<details class="play-rule"><summary>(.*?)</summary>', server.get(play(ZOMBIES)).text)
+    assert summaries == [
+        'The rule<span class="sr-only"> of Fate tokens</span>',
+        'The rule<span class="sr-only"> of Enemy points killed</span>',
+        "The markers",
+        'The rule<span class="sr-only"> of Deployment zones</span>',
+        'The rule<span class="sr-only"> of Who deploys first</span>',
+    ]
+
+
 def test_an_htmx_tap_answers_with_the_row_and_the_bar(server: Server):
     game = started(server, ZOMBIES)
     answer = server.post(

@@ -43,6 +43,8 @@ PAGES = [
     "/list/broken.yaml",
     "restarted",  # a change posted from a page of an earlier run of the server: see _open
     "/list/zombies.yaml/play?restarted=1",
+    "/list/history.yaml",  # undo and redo each show a count of steps
+    "/list/zombies.yaml/rules?entry=0",  # a unit's rules on a page (the builder's link without JavaScript)
 ]
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 
@@ -58,6 +60,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     catalogs = api.open_catalogs(None)
     api.start_game(folder, "zombies.yaml", catalogs)
     api.start_game(folder, "marines.yaml", catalogs)
+    (folder / "history.yaml").write_bytes((EXAMPLES / LISTS["zombies.yaml"]).read_bytes())
+    for change in (api.AddUnit(unit="Hunter", count=1), api.AddUnit(unit="Shambler", count=1), api.Undo()):
+        api.change_list(folder, "history.yaml", catalogs, change)
     s = start(folder)
     yield s
     s.stop()

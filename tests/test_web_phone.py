@@ -115,6 +115,54 @@ def test_the_rules_card_fits_a_phone_in_readable_type(phone: Any, server: Server
     assert len(columns.split()) == 1  # one column: the printed card's two are for paper
 
 
+# The words of a rules table that a line break cuts ('Sol' and 'dier'), and how wide the page is.
+_CUT_WORDS = """() => {
+  const cut = [];
+  for (const cell of document.querySelectorAll('table th, table td')) {
+    for (const node of cell.childNodes) {
+      if (node.nodeType !== 3) continue;
+      let at = 0;
+      for (const word of node.textContent.split(/(\\s+)/)) {
+        const range = document.createRange();
+        range.setStart(node, at); range.setEnd(node, at + word.length);
+        if (word.trim() && range.getClientRects().length > 1) cut.push(word);
+        at += word.length;
+      }
+    }
+  }
+  return [cut, document.documentElement.scrollWidth];
+}"""
+
+
+@pytest.mark.parametrize("system", ["might-skirmish", "deathmelt", "speed-range-power"])
+def test_a_rules_table_keeps_its_words_whole_and_scrolls_in_its_own_box(phone: Any, server: Server, system: str):
+    """At 390 px the Classes table of might-skirmish broke 'Soldier' into 'Sol', 'die', 'r' to fit."""
+    phone.goto(f"{server.url}/card/{system}")
+    assert phone.evaluate(_CUT_WORDS) == [[], 390]
+    boxes = phone.locator(".table-scroll")
+    assert boxes.count() >= 2
+    for i in range(boxes.count()):
+        assert (boxes.nth(i).get_attribute("tabindex"), boxes.nth(i).get_attribute("role")) == ("0", "region")
+    wide = phone.evaluate(
+        "() => [...document.querySelectorAll('.table-scroll')].findIndex(b => b.scrollWidth > b.clientWidth)"
+    )
+    assert wide >= 0  # each of these cards has a table wider than the phone
+    boxes.nth(wide).focus()
+    phone.keyboard.press("ArrowRight")  # the keyboard scrolls it
+    phone.wait_for_function("i => document.querySelectorAll('.table-scroll')[i].scrollLeft > 0", arg=wide)
+
+
+def test_a_units_rules_opened_in_the_builder_keep_the_page_its_width(phone: Any, server: Server):
+    """The Classes table in a zombie's rules pushed the page to 520 px once its words were whole."""
+    phone.goto(f"{server.url}/list/zombies.yaml")
+    _ready(phone)
+    for link in (phone.locator("li.entry .rules-link").first, phone.locator(".unit .rules-link").first):
+        link.click()
+        phone.wait_for_function("e => e.getAttribute('aria-expanded') === 'true'", arg=link.element_handle())
+        phone.locator(".unit-rules-text table").last.wait_for()
+        assert phone.evaluate(_CUT_WORDS) == [[], 390]
+
+
 def test_the_dark_theme_is_dark(browser: Any, server: Server):
     grounds = {}
     for scheme in ("light", "dark"):

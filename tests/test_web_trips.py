@@ -218,7 +218,9 @@ def test_the_watch_on_the_list_says_what_undo_can_do_once_it_changed_elsewhere(f
     assert client.post(f"/list/{LIST}/change", fields, PAGE).status == 303
     page = client.get(f"/list/{LIST}").text
     version = _version(page)
-    assert re.search(r'<button class="quiet" id="undo"\s+aria-label="Undo the last change">↶ Undo <span', page)
+    assert re.search(
+        r'<button class="quiet" id="undo"\s+aria-label="Undo the last change" data-steps="1">↶ Undo</button>', page
+    )
     assert client.get(f"/list/{LIST}/status?version={version}", HTMX).status == 204  # nothing new
     (folder / LIST).write_text((folder / LIST).read_text() + "# by hand\n")
     answer = client.get(f"/list/{LIST}/status?version={version}", HTMX).text
