@@ -8,6 +8,7 @@ Everything loaded is checked as strictly as a list, with located errors.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Mapping, Sequence
@@ -147,14 +148,14 @@ class Catalogs:
         return [self.get(i) for i in self.ids()]
 
     def choice(self, system_id: str) -> SystemChoice:
-        """What starting a list needs of a rule set: from its cache entry when it has one, without
-        loading the rule set; else loaded, as ``get`` does (its errors the same)."""
+        """What starting a list needs of a rule set: kept in the cache under its system.yaml files
+        alone (all it is read from), so not loaded when kept; else loaded, as ``get`` does."""
         if system_id not in self._choices:
             loaded = self._loaded.get(system_id)
-            key = None if loaded is not None else self._key(system_id)
+            key = None if loaded is not None else self._key(system_id, "choice")
             found = cache.lookup(key, "choice", SystemChoice)  # None for no key
             if found is None:
-                found = SystemChoice.of(loaded if loaded is not None else self._build(system_id, key))
+                found = SystemChoice.of(self._build(system_id, self._key(system_id)) if loaded is None else loaded)
                 cache.remember(key, "choice", found)
             self._choices[system_id] = found
         return self._choices[system_id]
@@ -162,13 +163,14 @@ class Catalogs:
     def choices(self) -> list[SystemChoice]:
         return [self.choice(i) for i in self.ids()]
 
-    def _key(self, system_id: str) -> str | None:
+    def _key(self, system_id: str, kind: str = "ruleset") -> str | None:
         """The cache key of rule set ``system_id`` (``None`` with no cache); unknown, an ``InputError``."""
         if not self.folders.get(system_id):
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint), OWN_RULE_SET])
-        caching = self.cache and cache.cache_dir() is not None
-        return cache.fingerprint("ruleset", self.source_files(system_id)) if caching else None
+        if not (self.cache and cache.cache_dir() is not None):
+            return None
+        return cache.fingerprint(kind, self.source_files(system_id, everything=kind == "ruleset"))
 
     def _build(self, system_id: str, key: str | None) -> System:
         """Rule set ``system_id`` from its cache entry ``key``, else loaded from its files (and kept)."""
@@ -185,10 +187,8 @@ class Catalogs:
         rule set's key can then be told which one its own rule set uses."""
         words = set()
         for system_id in self.ids():
-            try:
-                words.add(self.get(system_id).size_unit)
-            except InputError:
-                continue
+            with contextlib.suppress(InputError):
+                words.add(self.choice(system_id).size_unit)
         return words
 
     def chain(self, system_id: str) -> list[str]:
@@ -211,15 +211,17 @@ class Catalogs:
                 )
             ids.insert(0, base)
 
-    def source_files(self, system_id: str) -> list[Path]:
-        """Every file the rule set ``system_id`` is built from, its bases' included.
+    def source_files(self, system_id: str, everything: bool = True) -> list[Path]:
+        """Every file the rule set ``system_id`` is built from, its bases' included (not
+        ``everything``: only their system.yaml files, what a ``SystemChoice`` is read from).
 
         This is the cache key's input: an edit to any of these files, or to a base's, is seen."""
         files = []
         for sid in self.chain(system_id):
             for folder in self.folders.get(sid, []):
-                files += [folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml"))]
-                files += _part_files(folder)
+                files.append(folder / SYSTEM_FILE)
+                if everything:
+                    files += [*sorted((folder / FACTIONS_DIR).glob("*.yaml")), *_part_files(folder)]
         return [f for f in files if f.is_file()]
 
     def _defining(self, system_id: str) -> Path:
@@ -388,13 +390,6 @@ class Catalogs:
 
 def _undefined(system_id: str, folder: Path, known: Sequence[str]) -> CatalogError:
     """The error of a factions folder for a rule set id that no folder defines."""
-    return CatalogError(
-        f"factions for rule set '{system_id}' but no rule set of that id",
-        file=folder,
-        details=[
-            ErrorDetail(
-                message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id",
-                hint=did_you_mean(system_id, known),
-            )
-        ],
-    )
+    hint = did_you_mean(system_id, known)
+    fix = ErrorDetail(message=f"add {SYSTEM_FILE} to define it, or rename the folder to a known id", hint=hint)
+    return CatalogError(f"factions for rule set '{system_id}' but no rule set of that id", file=folder, details=[fix])
