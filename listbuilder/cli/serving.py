@@ -100,11 +100,11 @@ def serve_folder(
     sock = listening(host, port)
     # Start-up makes objects that live as long as the server (its modules, the app, the folder's
     # lists read once): the collector would walk them again and again and free none of them (a
-    # twentieth of serve's start-up). So it waits until the server is ready, and from then on
-    # leaves them out of its rounds (gc.freeze).
+    # tenth of serve's start-up). So it waits until the server is ready, and from then on leaves
+    # them out of its rounds (gc.freeze).
     with api.few_collections():
         server, url = _ready(sock, folder, read_only, templates, catalogs, host)
-    gc.freeze()
+        gc.freeze()  # before the collector starts again, or its first round walks them all (10 ms)
     if not no_open:
         import webbrowser  # start-up: loads its launchers (a few ms), only to open one
 
