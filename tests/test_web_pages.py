@@ -57,7 +57,7 @@ def test_leader_buttons_where_the_rule_set_counts_leaders(server: Server, folder
     page = server.get("/list/hive.yaml").text
     # one model: a ★ pressed or not; a squad: how many of its models lead, one fewer and one more
     assert re.search(r'aria-label="Leader: [^"]+" aria-pressed="(true|false)">★<', page)
-    assert re.search(r'aria-label="One more leader among the [^"]+"', page)
+    assert re.search(r'aria-label="One more leader: [^"]+"', page)
 
 
 def test_the_catalog_filter_answers_with_the_matching_units(server: Server):

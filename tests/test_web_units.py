@@ -64,17 +64,17 @@ def test_one_marine_of_five_leads(tab: Tab, folder: Path):
     file.write_text(MARINES, encoding="utf-8")
     tab.open(f"/list/{file.name}")
     assert tab.text("#entry-0-leaders") == "★ leaders: 0 of 5"
-    assert tab.page.get_by_role("button", name="One leader fewer among the Colonial Marine").is_disabled()
+    assert tab.page.get_by_role("button", name="One leader fewer: Colonial Marine").is_disabled()
     assert tab.text("#verdict") == "NOT LEGAL"  # no leader chosen
-    tab.act("One more leader among the Colonial Marine")
+    tab.act("One more leader: Colonial Marine")
     assert tab.text("#entry-0-leaders") == "★ leaders: 1 of 5"
     assert _entries(file) == [{"unit": "Colonial Marine", "count": 5, "leaders": 1}]
     assert tab.text("#verdict") == "Legal"
     assert tab.text("#entry-0 .entry-name .badge") == "1 LEADER"  # upper case by its style
-    tab.act("One more leader among the Colonial Marine")
+    tab.act("One more leader: Colonial Marine")
     assert _entries(file)[0]["leaders"] == 2
     assert "1 leader too many: 2" in tab.text("#entry-0")
-    tab.act("One leader fewer among the Colonial Marine")
+    tab.act("One leader fewer: Colonial Marine")
     assert _entries(file)[0]["leaders"] == 1 and tab.text("#verdict") == "Legal"
     tab.act("Add Colonial Marine")  # one more marine joins the squad; its leader stays its only one
     assert _entries(file) == [{"unit": "Colonial Marine", "count": 6, "leaders": 1}]
