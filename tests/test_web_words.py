@@ -160,3 +160,16 @@ def test_one_of_anything_is_said_in_the_singular_on_every_page(client: Client, f
 
 def yaml_system(path: Path) -> str:
     return re.search(r"^system: *(\S+)", path.read_text(), re.M).group(1)  # type: ignore[union-attr]
+
+
+def test_the_price_as_you_type_waits_for_a_stat_before_it_says_what_is_missing(client: Client):
+    file = "empty-might-skirmish.yaml"
+    htmx = {**PAGE, "hx-request": "true", "hx-target": "price"}
+
+    def price(**fields: str) -> str:
+        return client.post(f"/list/{file}/price", {"token": TOKEN, **fields}, htmx).text
+
+    assert "Type its stats" in price(name="Odd") and "located" not in price(name="Odd")  # only a name typed
+    missing = price(name="Odd", preview="1")  # "Price it" pressed: the missing stats are said
+    assert 'class="located"' in missing and "Type its stats" not in missing
+    assert "Type its stats" not in price(name="Odd", might="5")  # a stat typed: priced (or said why not)

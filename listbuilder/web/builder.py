@@ -27,7 +27,7 @@ from listbuilder.web.site import (
     redirect,
     unreadable,
 )
-from listbuilder.web.units import edit_context, pricing, rules_answer
+from listbuilder.web.units import edit_context, pricing, rules_answer, typed_stats
 
 
 def _builder_context(
@@ -254,7 +254,10 @@ def price(site: Site) -> Endpoint:
             state = await list_state_or_page(site, request)
             if isinstance(state, Response):
                 return state
-            return site.page("_price.html", request, **pricing(state.report.system, fields), state=state)
+            system = state.report.system
+            if "preview" not in fields and not typed_stats(system, fields):  # as-you-type, with no stat yet:
+                return site.page("_price.html", request, pricing=None, price_error="", state=state)  # no scolding
+            return site.page("_price.html", request, **pricing(system, fields), state=state)
         # Without JavaScript: back to the builder, its custom form as it was typed and priced
         # (a page at /price would be no page to stay on, nor to reload).
         kept = [(k, v) for k, values in fields.items() if k not in NOT_KEPT for v in values]

@@ -94,6 +94,12 @@ def edit_context(state: Any, edit: str) -> dict[str, Any]:
     }
 
 
+def typed_stats(system: Any, fields: Mapping[str, list[str]]) -> bool:
+    """Whether the custom unit form has a stat filled in (a value, a ticked choice, an item's count)."""
+    stats = system.definition.stats
+    return any(v.strip() for key, values in fields.items() if key.partition(":")[0] in stats for v in values)
+
+
 def pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
     """The custom unit form priced as it stands, or why it cannot be."""
     try:
