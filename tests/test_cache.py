@@ -409,3 +409,20 @@ def test_plain_data_round_trips():
     assert isinstance(proxy, MappingProxyType) and proxy == {"k": (1,)}
     with pytest.raises(plaindata.NotPlain):
         plaindata.encode(object())
+
+
+def test_the_folder_keeps_only_the_entries_written_last(shipped_copy, cache_dir, monkeypatch):
+    monkeypatch.setattr(cache, "KEPT_FILES", 3)
+    faction = shipped_copy / "might-skirmish" / "factions" / "zombie-family.yaml"
+    written = []
+    for edit in range(5):  # an author at work: each edit of a catalog file is a new entry
+        faction.write_text(faction.read_text() + f"\n# edit {edit}\n")
+        new_process()
+        load(shipped_copy)
+        (newest,) = set(entries(cache_dir)) - set(written)
+        written.append(newest)
+        os.utime(newest, ns=(edit * 10**9, edit * 10**9))  # written in this order, a second apart
+    assert entries(cache_dir) == sorted(written[-3:])
+    (cache_dir / "notes.txt").write_text("not ours")  # anything else in the folder is left alone
+    cache.prune(cache_dir, kept=1)
+    assert entries(cache_dir) == [written[-1]] and (cache_dir / "notes.txt").exists()

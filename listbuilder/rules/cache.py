@@ -25,13 +25,15 @@ cache is only ever an optimisation, and no state of it is an error.
 
 Each part is stored when it is first built and decoded only when asked for (``validate`` needs
 neither the reference nor the odds). Files with errors are never cached: asking again loads them
-again, to report the located errors. In memory, every cache here is bounded (``MEMORY_ENTRIES``).
+again, to report the located errors. In memory, every cache here is bounded (``MEMORY_ENTRIES``);
+on disk, the folder keeps the ``KEPT_FILES`` entries written last (``prune``).
 
 ``LISTBUILDER_CACHE_DIR`` chooses the folder; ``LISTBUILDER_NO_CACHE=1`` turns the cache off.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -58,6 +60,7 @@ K = TypeVar("K")
 FORMAT = 4  # bump when the layout or meaning of a cache file changes (4: sentences are stored filled)
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
+KEPT_FILES = 64  # entry files kept on disk, the ones written last (a rule set's is tens of KB)
 MEMORY_ENTRIES = 32  # rule sets (or odds answers' files) kept per process, least recently used dropped
 PARTS = ("system", "choice", "reference", "odds")
 
@@ -200,8 +203,26 @@ def write_entry(folder: Path, entry: Entry) -> None:
         if not own_profile_folder(folder):  # never read back (Windows: outside the profile)
             return
         atomic_write(entry_path(folder, entry.key), data, mode=FILE_MODE)
+        prune(folder)
     except Exception:  # a read-only or full disk must not stop the command
         pass
+
+
+def prune(folder: Path, kept: int | None = None) -> None:
+    """Remove all but the ``kept`` entry files written last: each edit of a catalog file, and each
+    new listbuilder, makes new entries, and an author tuning a rule set all afternoon would fill
+    the folder with ones nothing reads again (``kept``: ``KEPT_FILES``). A removed entry is only
+    rebuilt when next needed."""
+    kept = KEPT_FILES if kept is None else kept
+    with os.scandir(folder) as found:
+        files = [
+            (f.stat(follow_symlinks=False).st_mtime_ns, f.path)
+            for f in found
+            if f.name.startswith("ruleset-") and f.name.endswith(".json") and f.is_file(follow_symlinks=False)
+        ]
+    for _, path in sorted(files, reverse=True)[kept:]:
+        with contextlib.suppress(OSError):  # another process's prune was first
+            os.unlink(path)
 
 
 # --- bounded memory ---------------------------------------------------------------------------
