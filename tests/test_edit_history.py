@@ -95,7 +95,7 @@ def test_a_history_folder_that_links_out_is_refused_before_the_list_is_touched(s
     assert path.read_text(encoding="utf-8") == COMMENTED  # not changed: the change and its step go together
     assert sorted(p.name for p in outside.iterdir()) == ["secret.yaml"]  # nothing written out there
     answer = server.post("/list/linked.yaml/delete", {"token": server.token()})
-    assert answer.status == 400 and "history folder" in answer.text
+    assert answer.status == 400 and "listbuilder&#39;s folder &#39;.listbuilder&#39; cannot be used" in answer.text
     assert path.read_text(encoding="utf-8") == COMMENTED  # the list was not moved out of the folder
     assert sorted(p.name for p in outside.iterdir()) == ["secret.yaml"]
 

@@ -304,9 +304,12 @@ def test_a_games_folder_that_is_a_link_is_refused(folder, catalogs, tmp_path_fac
     outside = tmp_path_factory.mktemp("elsewhere")
     (folder / ".listbuilder").mkdir()
     (folder / ".listbuilder" / "games").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(InputError, match="it is a link, and nothing of listbuilder"):
+    with pytest.raises(InputError, match="it is a link, and nothing of listbuilder") as refused:
         api.start_game(folder, ZOMBIES, catalogs)
     assert list(outside.iterdir()) == []
+    said = refused.value.render()  # a game's refusal: no word of a list changed or of undo steps alone
+    assert "nothing was changed" in said and "undo steps, deleted lists and games" in said
+    assert "the list was not changed" not in said
 
 
 def test_a_huge_game_file_is_refused_without_reading_it(folder, catalogs):

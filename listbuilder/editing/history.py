@@ -43,14 +43,15 @@ def version_of(text: str) -> str:
 
 
 def refuse(where: Path, why: str) -> InputError:
-    """The error of a history path that breaks the rules: nothing was changed."""
+    """The error of a path in listbuilder's own folder (undo steps, deleted lists, games) that
+    breaks the rules: nothing was changed."""
     return InputError(
-        f"listbuilder's history folder cannot be used: {why}",
+        f"listbuilder's folder '{STATE}' cannot be used: {why}",
         file=where,
         details=[
             ErrorDetail(
-                message="the list was not changed",
-                hint=f"move '{STATE}' out of the list's folder (it holds only undo steps and deleted lists)",
+                message="nothing was changed",
+                hint=f"move '{STATE}' out of the lists' folder (it holds only undo steps, deleted lists and games)",
             )
         ],
     )
