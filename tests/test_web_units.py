@@ -243,6 +243,31 @@ def test_the_rules_of_an_entry_and_of_a_catalog_unit_are_the_reference_sheets(ta
             tab.page.go_back()
 
 
+def test_rules_left_open_stay_open_when_a_change_draws_the_entries_again(tab: Tab, folder: Path):
+    if not tab.js:
+        pytest.skip("without JavaScript the rules are a page of their own, and a change draws the page anew")
+    from playwright.sync_api import expect
+
+    file = folder / _name(tab, "open-rules")
+    file.write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    tab.open(f"/list/{file.name}")
+    index = [e.get("unit") for e in _entries(file)].index("Cousin Sniper")
+    entry = tab.page.locator(f"#entry-{index}")
+    link = entry.get_by_role("link", name="Cousin Sniper", exact=True)
+    link.click()
+    text = entry.locator("details.unit-rules[open] .unit-rules-text")
+    expect(text).to_contain_text("Classes")
+    count = _entries(file)[index].get("count", 1)
+    tab.act("Add one Cousin Sniper")  # the entries are drawn again, this one with one more model
+    expect(entry.locator(".count")).to_have_text(f"{count + 1}×")
+    expect(text).to_contain_text("Classes")  # still open, not loaded again
+    expect(link).to_have_attribute("aria-expanded", "true")
+    assert entry.locator("details.unit-rules").count() == 1
+    link.click()  # and the name still closes it
+    expect(text).to_be_hidden()
+    expect(link).to_have_attribute("aria-expanded", "false")
+
+
 def test_a_unit_the_list_has_not_is_said_so(server: Server, folder: Path):
     (folder / "z.yaml").write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
     answer = server.get("/list/z.yaml/rules?unit=Nobody", headers={"HX-Request": "true"})

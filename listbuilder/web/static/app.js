@@ -53,11 +53,44 @@ document.addEventListener("click", (event) => {
   body.className = "unit-rules-text";
   body.textContent = "Loading…";
   details.append(summary, body);
-  details.addEventListener("toggle", () => link.setAttribute("aria-expanded", String(details.open)));
   holder.append(details);
   link.setAttribute("aria-controls", details.id);
   details.open = true;
   window.htmx.ajax("GET", link.getAttribute("href"), { target: body, swap: "outerHTML" });
+});
+
+// The name says whether the rules under it are open (a toggle event does not bubble: caught on its way down).
+document.addEventListener("toggle", (event) => {
+  const details = event.target;
+  if (!(details instanceof HTMLDetailsElement) || !details.classList.contains("unit-rules")) return;
+  const link = details.parentElement && details.parentElement.querySelector("a.rules-link");
+  if (link) link.setAttribute("aria-expanded", String(details.open));
+}, true);
+// Rules left open stay open when a change draws the entries again ("+" on the unit whose rules the
+// player is reading): each open disclosure moves into the entry drawn in its place, if that is
+// still the same unit there, rather than closing and being loaded again.
+let listbuilderOpenRules = [];
+document.addEventListener("htmx:beforeSwap", () => {
+  listbuilderOpenRules = [...document.querySelectorAll("li.entry details.unit-rules[open]")].map((details) => {
+    const entry = details.closest("li.entry");
+    const link = entry.querySelector("a.rules-link");
+    return {details: details, entry: entry.id, href: link ? link.getAttribute("href") : "", name: link ? link.textContent : ""};
+  });
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const open = listbuilderOpenRules;
+  listbuilderOpenRules = [];
+  for (const kept of open) {
+    if (kept.details.isConnected) continue; // its entry was not drawn again
+    const entry = kept.entry && document.getElementById(kept.entry);
+    const link = entry && entry.querySelector("a.rules-link");
+    if (!link || link.getAttribute("href") !== kept.href || link.textContent !== kept.name) continue;
+    const holder = link.closest(".entry-main, .unit") || link.parentElement;
+    if (holder.querySelector(":scope > details.unit-rules")) continue;
+    holder.append(kept.details);
+    link.setAttribute("aria-controls", kept.details.id);
+    link.setAttribute("aria-expanded", "true");
+  }
 });
 
 // Nothing moves under the finger: when a change swaps in the builder's parts, what it added (an
