@@ -4,6 +4,7 @@ library only through its API, and few modules at the top (the map is docs/archit
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import subprocess
 import sys
@@ -211,12 +212,14 @@ def test_few_modules_stay_at_the_top_of_the_package():
     assert len(modules) <= 8, modules
 
 
-def test_the_api_names_for_the_type_checker_what_it_imports_on_first_use():
-    """``api/__init__.py`` imports nothing until a name is used (PEP 562); its ``TYPE_CHECKING``
-    block names the same things, from the same modules, so mypy sees what a face gets."""
-    import listbuilder.api as api
+@pytest.mark.parametrize("package", ["api", "editing"])
+def test_a_lazy_package_names_for_the_type_checker_what_it_imports_on_first_use(package):
+    """``api/__init__.py`` (and ``editing/__init__.py``) imports nothing until a name is used (PEP
+    562); its ``TYPE_CHECKING`` block names the same things, from the same modules, so mypy sees
+    what a face gets."""
+    api = importlib.import_module(f"listbuilder.{package}")
 
-    tree = ast.parse((PACKAGE / "api" / "__init__.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / package / "__init__.py").read_text(encoding="utf-8"))
     checked = {
         alias.name: node.module
         for block in tree.body
@@ -226,7 +229,7 @@ def test_the_api_names_for_the_type_checker_what_it_imports_on_first_use():
         for alias in node.names
     }
     assert checked == api._MODULE_OF
-    submodules = {p.stem for p in (PACKAGE / "api").glob("*.py")}
+    submodules = {p.stem for p in (PACKAGE / package).glob("*.py")}
     assert not submodules & set(api.__all__), "importing the module would hide the action of its name"
 
 

@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 
 from listbuilder.api import check_list
 from listbuilder.army.listfile import parse_list
-from listbuilder.editing import AddUnit, RemoveUnit, SetField, apply, apply_change, plan
+from listbuilder.editing import AddUnit, RemoveUnit, SetField, apply_change, plan
 from listbuilder.editing.newlist import new_list
 from listbuilder.errors import ConflictError, InputError, OutputError
+from listbuilder.files import writing
 from listbuilder.files.yamldoc import load_yaml, parse_yaml
 
 
@@ -601,7 +602,7 @@ def test_only_our_own_temp_files_are_cleaned_up(tmp_path):
     for name in names:
         (tmp_path / name).write_text("x")
         os.utime(tmp_path / name, (old, old))
-    assert apply.remove_temp_files(path) == (tmp_path / names[0],)
+    assert writing.remove_temp_files(path) == (tmp_path / names[0],)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[1:])
 
 

@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.editing import create_list as create_list
     from listbuilder.api.editing import limit_option as limit_option
     from listbuilder.api.editing import list_file_name as list_file_name
+    from listbuilder.api.editing import new_folder_list as new_folder_list
     from listbuilder.api.editing import new_list_text as new_list_text
     from listbuilder.api.folder import Changed as Changed
     from listbuilder.api.folder import change_list as change_list
@@ -58,7 +59,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.folder import folder_lists as folder_lists
     from listbuilder.api.folder import list_file as list_file
     from listbuilder.api.folder import list_state as list_state
-    from listbuilder.api.folder import new_folder_list as new_folder_list
     from listbuilder.api.folder import restore_list as restore_list
     from listbuilder.api.folder import tidy_folder as tidy_folder
     from listbuilder.api.lists import Pricing as Pricing
@@ -172,10 +172,12 @@ _FROM = {
         "CatalogListing CatalogUnit catalog_units faction_named get_system open_catalogs system_choices systems"
     ),
     "listbuilder.api.doctor": "ASKS apply_suggestion ask_doctor fill_list fill_text fix_list fix_text",
-    "listbuilder.api.editing": "apply_change apply_to_text create_list limit_option list_file_name new_list_text",
+    "listbuilder.api.editing": (
+        "apply_change apply_to_text create_list limit_option list_file_name new_folder_list new_list_text"
+    ),
     "listbuilder.api.folder": (
         "Changed change_list delete_list deleted_lists duplicate_list folder_lists "
-        "list_file list_state new_folder_list restore_list tidy_folder"
+        "list_file list_state restore_list tidy_folder"
     ),
     "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
     "listbuilder.api.matchups": "Matchups odds odds_lists",

@@ -8,6 +8,7 @@ from pathlib import Path
 from listbuilder import editing
 from listbuilder.api.printing import write_file
 from listbuilder.editing import Change, EditResult
+from listbuilder.editing import folder as lists
 from listbuilder.editing.newlist import file_name_for, new_list, new_list_target
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs
@@ -79,3 +80,12 @@ def apply_change(path: Path, catalogs: Catalogs, change: Change) -> EditResult:
 def apply_to_text(text: str, catalogs: Catalogs, change: Change, *, source: Path = Path("<list>")) -> EditResult:
     """``apply_change`` on a list's text (``source`` names it in messages); nothing is written."""
     return editing.apply_to_text(text, catalogs, change, source=source)
+
+
+def new_folder_list(folder: Path, catalogs: Catalogs, system_id: str, name: str | None, limit: int | None) -> str:
+    """Start a list in ``folder`` (its file named after the list); returns the file's name."""
+    system = catalogs.get(system_id)
+    with lists.LOCK:
+        file = lists.free_name(folder, name or f"new {system.definition.force}")
+        create_list(catalogs, system_id, lists.list_path(folder, file), name, limit)
+    return file

@@ -10,13 +10,11 @@ of the file the caller last saw: a change to a file that has changed since raise
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder import editing
-from listbuilder.api.editing import create_list
 from listbuilder.api.printing import write_file
 from listbuilder.collector import few_collections
-from listbuilder.editing import Change, SetField
 from listbuilder.editing import folder as lists
 from listbuilder.editing.state import (
     ListState,
@@ -28,6 +26,9 @@ from listbuilder.editing.state import (
 )
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
+
+if TYPE_CHECKING:
+    from listbuilder.editing import Change
 
 
 @record
@@ -78,15 +79,6 @@ def tidy_folder(folder: Path) -> tuple[Path, ...]:
     return lists.tidy(folder)
 
 
-def new_folder_list(folder: Path, catalogs: Catalogs, system_id: str, name: str | None, limit: int | None) -> str:
-    """Start a list in ``folder`` (its file named after the list); returns the file's name."""
-    system = catalogs.get(system_id)
-    with lists.LOCK:
-        file = lists.free_name(folder, name or f"new {system.definition.force}")
-        create_list(catalogs, system_id, list_file(folder, file), name, limit)
-    return file
-
-
 def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:
     """Copy a list of ``folder`` to a new file, named "NAME (copy)"; returns the new file's name."""
     source = list_file(folder, name)
@@ -95,7 +87,7 @@ def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:
         file = lists.free_name(folder, source.stem + "-copy", source.suffix)
         target = list_file(folder, file)
         write_file(target, source.read_bytes(), overwrite=False)
-        editing.apply_change(target, catalogs, SetField(key="name", value=f"{state.report.army.name} (copy)"))
+        editing.apply_change(target, catalogs, editing.SetField(key="name", value=f"{state.report.army.name} (copy)"))
     return file
 
 

@@ -14,37 +14,45 @@
 - ``newlist``: a new list's text; ``writer``: list data written out as YAML (imports).
 """
 
-from listbuilder.editing.apply import apply_change, apply_to_text
-from listbuilder.editing.changes import (
-    AddUnit,
-    Change,
-    Redo,
-    RemoveUnit,
-    SetCount,
-    SetField,
-    SetLeader,
-    SetLeaders,
-    Undo,
-)
-from listbuilder.editing.custom import AddCustom, ReplaceCustom
-from listbuilder.editing.plan import EditResult
-from listbuilder.editing.suggestions import ApplySuggestion, FollowDoctor
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "AddCustom",
-    "AddUnit",
-    "ApplySuggestion",
-    "Change",
-    "EditResult",
-    "FollowDoctor",
-    "Redo",
-    "RemoveUnit",
-    "ReplaceCustom",
-    "SetCount",
-    "SetField",
-    "SetLeader",
-    "SetLeaders",
-    "Undo",
-    "apply_change",
-    "apply_to_text",
-]
+if TYPE_CHECKING:
+    from listbuilder.editing.apply import apply_change as apply_change
+    from listbuilder.editing.apply import apply_to_text as apply_to_text
+    from listbuilder.editing.changes import AddUnit as AddUnit
+    from listbuilder.editing.changes import Change as Change
+    from listbuilder.editing.changes import Redo as Redo
+    from listbuilder.editing.changes import RemoveUnit as RemoveUnit
+    from listbuilder.editing.changes import SetCount as SetCount
+    from listbuilder.editing.changes import SetField as SetField
+    from listbuilder.editing.changes import SetLeader as SetLeader
+    from listbuilder.editing.changes import SetLeaders as SetLeaders
+    from listbuilder.editing.changes import Undo as Undo
+    from listbuilder.editing.custom import AddCustom as AddCustom
+    from listbuilder.editing.custom import ReplaceCustom as ReplaceCustom
+    from listbuilder.editing.plan import EditResult as EditResult
+    from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
+    from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
+
+# Where each name comes from, imported on first use (PEP 562): a page that only shows a folder's
+# lists (state, folder, history) loads none of the changes, the text splicing or the plan.
+_FROM = {
+    "listbuilder.editing.apply": "apply_change apply_to_text",
+    "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",
+    "listbuilder.editing.custom": "AddCustom ReplaceCustom",
+    "listbuilder.editing.plan": "EditResult",
+    "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
+}
+_MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
-import re
 from pathlib import Path
 
 from listbuilder.army.listfile import parse_list
@@ -35,7 +33,7 @@ from listbuilder.editing.lock import conflict, locked, read_locked
 from listbuilder.editing.plan import EditResult, ListEdit
 from listbuilder.errors import ConflictError, ErrorDetail, InputError, OutputError
 from listbuilder.files.reading import read_text
-from listbuilder.files.writing import atomic_write
+from listbuilder.files.writing import atomic_write, remove_temp_files
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 
@@ -164,24 +162,3 @@ def changed_since(path: Path) -> ConflictError:
         file=path,
         details=[ErrorDetail(message="another tab, program or person changed it", hint="look at it and try again")],
     )
-
-
-def temp_files(path: Path) -> list[Path]:
-    """The ``.NAME.XXXXXXXX.tmp`` files ``atomic_write`` makes beside ``path`` while it writes."""
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
-    try:
-        return [path.parent / n for n in os.listdir(path.parent) if pattern.fullmatch(n)]
-    except OSError:
-        return []
-
-
-def remove_temp_files(path: Path) -> tuple[Path, ...]:
-    """Delete the temporary files killed writes of ``path`` left beside it; call it holding the
-    list's lock (then no write of it is in progress). Links and folders of that name are left alone."""
-    removed = []
-    for leftover in temp_files(path):
-        with contextlib.suppress(OSError):
-            if leftover.is_file() and not leftover.is_symlink():
-                leftover.unlink()
-                removed.append(leftover)
-    return tuple(removed)

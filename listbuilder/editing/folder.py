@@ -20,10 +20,10 @@ import time
 import unicodedata
 from pathlib import Path
 
-from listbuilder.editing.apply import remove_temp_files
 from listbuilder.editing.history import STATE, History, safe_folder
 from listbuilder.editing.lock import locked
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.files.writing import remove_temp_files
 
 MAX_DELETED = 200  # deleted lists kept
 # One plain file name: letters of any script, digits and a little punctuation; never a slash,

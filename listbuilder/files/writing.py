@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -154,3 +155,24 @@ def write_output(target: Path, data: bytes, inputs: Sequence[Path] = (), overwri
             file=target,
             details=[ErrorDetail(message="check that the folder exists and can be written to")],
         ) from None
+
+
+def temp_files(path: Path) -> list[Path]:
+    """The ``.NAME.XXXXXXXX.tmp`` files ``atomic_write`` makes beside ``path`` while it writes."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")
+    try:
+        return [path.parent / n for n in os.listdir(path.parent) if pattern.fullmatch(n)]
+    except OSError:
+        return []
+
+
+def remove_temp_files(path: Path) -> tuple[Path, ...]:
+    """Delete the temporary files killed writes of ``path`` left beside it; call it holding the
+    list's lock (then no write of it is in progress). Links and folders of that name are left alone."""
+    removed = []
+    for leftover in temp_files(path):
+        with contextlib.suppress(OSError):
+            if leftover.is_file() and not leftover.is_symlink():
+                leftover.unlink()
+                removed.append(leftover)
+    return tuple(removed)
