@@ -7,6 +7,7 @@ command as ``cli/serve.py`` declares it) would have called the server with the s
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -81,7 +82,7 @@ def test_the_templates_variable_counts_unless_the_option_is_given(monkeypatch):
         ["--help"], ["-h"], ["examples", "--help"],  # typer's help
         ["a", "b"], ["--port", "x"], ["--port"], ["--port="], ["--port", "-1"], ["--port", "８０"],
         ["--port", "1", "--port", "2"], ["--host", "a", "--host=b"], ["--bogus"], ["-p", "1"],
-        ["--", "examples"], ["--read-only=1"], ["-"], ["--host", "--no-open"],
+        ["--", "examples"], ["--read-only=1"], ["-"], ["--host", "--no-open"], ["--port", "1" * 5000],
     ],
 )  # fmt: skip
 def test_anything_else_is_left_to_typer(args):
@@ -133,3 +134,24 @@ def test_a_plain_serve_never_loads_typer_and_help_still_comes_from_it(tmp_path):
         [sys.executable, "-m", "listbuilder", "serve", "--help"], capture_output=True, text=True, timeout=60
     )
     assert shown.returncode == 0 and "listbuilder serve [OPTIONS] [folder]" in shown.stdout.splitlines()[0]
+
+
+def test_ctrl_c_while_it_starts_stops_it_as_once_serving(monkeypatch, capsys, tmp_path):
+    def interrupted(*args):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt  # pressed while the folder's lists were being read
+
+    monkeypatch.setattr(serving, "_ready", interrupted)
+    serving.serve_folder(tmp_path, 0, "127.0.0.1", False, True, None, None)  # returns: no exception, exit 0
+    assert capsys.readouterr().out == "listbuilder: stopped\n"
+
+
+def test_an_ascii_terminal_gets_escapes_not_a_crash(tmp_path):
+    shown = subprocess.run(
+        [sys.executable, "-m", "listbuilder", "systems"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "\\u2013" in shown.stdout  # the table's dash for "extends nothing", written as its escape

@@ -157,6 +157,7 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.odds.ask import outcome_text as outcome_text
     from listbuilder.rules.catalog import Catalogs as Catalogs
     from listbuilder.rules.formats import Unit as Unit
+    from listbuilder.rules.system import RuleSetChoices as RuleSetChoices
     from listbuilder.rules.system import System as System
     from listbuilder.rules.system import SystemChoice as SystemChoice
     from listbuilder.share.diff import ListDiff as ListDiff
@@ -206,7 +207,7 @@ _FROM = {
     "listbuilder.odds.ask": "matrix_text outcome_text",
     "listbuilder.rules.catalog": "Catalogs",
     "listbuilder.rules.formats": "Unit",
-    "listbuilder.rules.system": "System SystemChoice",
+    "listbuilder.rules.system": "RuleSetChoices System SystemChoice",
     "listbuilder.share.diff": "ListDiff",
     # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
     "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",

@@ -9,7 +9,7 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System, user_roots
 from listbuilder.rules.formats import Unit
-from listbuilder.rules.system import SystemChoice
+from listbuilder.rules.system import RuleSetChoices
 
 
 def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
@@ -27,10 +27,11 @@ def systems(catalogs: Catalogs) -> tuple[System, ...]:
     return tuple(catalogs.all())
 
 
-def system_choices(catalogs: Catalogs) -> tuple[SystemChoice, ...]:
+def system_choices(catalogs: Catalogs) -> RuleSetChoices:
     """What a player picks a rule set by to start a list (id, name, standard game size and
-    measure), for every rule set by id: cheaper than ``systems``, as it loads none that is cached."""
-    return tuple(catalogs.choices())
+    measure), for every rule set by id, from the cache where it can (cheaper than ``systems``);
+    and each rule set that cannot be read, with its located error."""
+    return catalogs.choices()
 
 
 @record

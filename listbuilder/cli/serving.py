@@ -58,8 +58,8 @@ def quick_arguments(args: Sequence[str], environ: Mapping[str, str]) -> dict[str
             elif VALUED[name] in found:
                 return None  # given twice: typer says which one counts
             elif name == "--port":
-                if not (value.isascii() and value.isdigit()):
-                    return None
+                if not (value.isascii() and value.isdigit()) or len(value) > 5:
+                    return None  # typer says what is wrong with it (int() refuses 4,300 digits and more)
                 found["port"] = int(value)
             else:
                 found[VALUED[name]] = Path(value) if name == "--templates" else value
@@ -102,9 +102,14 @@ def serve_folder(
     # lists read once): the collector would walk them again and again and free none of them (a
     # tenth of serve's start-up). So it waits until the server is ready, and from then on leaves
     # them out of its rounds (gc.freeze).
-    with api.few_collections():
-        server, url = _ready(sock, folder, read_only, templates, catalogs, host)
-        gc.freeze()  # before the collector starts again, or its first round walks them all (10 ms)
+    try:
+        with api.few_collections():
+            server, url = _ready(sock, folder, read_only, templates, catalogs, host)
+            gc.freeze()  # before the collector starts again, or its first round walks them all (10 ms)
+    except KeyboardInterrupt:  # Ctrl-C while it reads the folder: it stops, as it would once serving
+        sock.close()
+        say("listbuilder: stopped")
+        return
     if not no_open:
         import webbrowser  # start-up: loads its launchers (a few ms), only to open one
 

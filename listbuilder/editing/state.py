@@ -169,44 +169,53 @@ def read_state(name: str, path: Path, catalogs: Catalogs) -> ListState:
 
 
 def folder_summaries(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
-    """Every list file of ``folder``, each with its verdict, or the located error that stops it."""
-    return tuple(_summary(name, list_path(folder, name), catalogs) for name in list_names(folder))
+    """Every list file of ``folder``, each with its verdict, or the located error that stops it.
+
+    Each list's summary is kept with the text it was made from, one map a folder (and the
+    catalogs that judged it) replaced whole by each listing, so it holds that folder's lists and
+    no more: the lists page shows every list of a folder, and only a list whose file has changed
+    is read and judged again."""
+    key = (id(catalogs), str(folder))
+    found = _FOLDERS.get(key)
+    before = found[1] if found is not None and found[0] is catalogs else {}
+    now: dict[str, tuple[bytes, ListSummary]] = {}
+    for name in list_names(folder):
+        now[name] = _summary(name, list_path(folder, name), catalogs, before.get(name))
+    _FOLDERS.put(key, (catalogs, now))
+    return tuple(summary for _, summary in now.values())
 
 
-SUMMARIES_KEPT = 1024  # lists whose summaries are kept in memory (a folder of more reads the rest each time)
-# Each list's summary by the text it was made from (and the catalogs that judged it): the lists
-# page shows every list of a folder, and only a list whose file has changed is read again.
-_SUMMARIES: Bounded[tuple[int, str, str, bytes], tuple[Catalogs, ListSummary]] = Bounded(SUMMARIES_KEPT)
+FOLDERS_KEPT = 16  # folders whose lists' summaries are kept (a server has one; tests make many)
+_FOLDERS: Bounded[tuple[int, str], tuple[Catalogs, dict[str, tuple[bytes, ListSummary]]]] = Bounded(FOLDERS_KEPT)
 
 
-def _summary(name: str, path: Path, catalogs: Catalogs) -> ListSummary:
-    """A list for the lists page: its verdict, or the error that stops it loading."""
+def _summary(
+    name: str, path: Path, catalogs: Catalogs, kept: tuple[bytes, ListSummary] | None
+) -> tuple[bytes, ListSummary]:
+    """A list for the lists page (its verdict, or the error that stops it loading) and the hash of
+    the text it was made from; ``kept`` is the one made last time, used again if the text is the same."""
     try:
         text = read_text(path, "list file")
     except ListbuilderError as exc:
-        return ListSummary(file=name, version="", error=exc.render())
-    key = (id(catalogs), name, str(path), hashlib.sha256(text.encode("utf-8")).digest())
-    found = _SUMMARIES.get(key)
-    if found is not None and found[0] is catalogs:
-        return found[1]
+        return b"", ListSummary(file=name, version="", error=exc.render())
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    if kept is not None and kept[0] == digest:
+        return kept
     try:
         with few_collections():
             army, system = parse_list(parse_yaml(text, path), catalogs)
             report = build_report(army, system)
     except ListbuilderError as exc:
-        summary = ListSummary(file=name, version="", error=exc.render())
-    else:
-        summary = ListSummary(
-            file=name,
-            version=version_of(text),
-            system=report.system.id,
-            name=report.army.name,
-            total_text=total_text(report),
-            legal=report.legal(),
-            headline=headline(report),
-        )
-    _SUMMARIES.put(key, (catalogs, summary))
-    return summary
+        return digest, ListSummary(file=name, version="", error=exc.render())
+    return digest, ListSummary(
+        file=name,
+        version=version_of(text),
+        system=report.system.id,
+        name=report.army.name,
+        total_text=total_text(report),
+        legal=report.legal(),
+        headline=headline(report),
+    )
 
 
 def deleted_summaries(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:

@@ -28,8 +28,8 @@ from listbuilder.rules.formats import (
     UnitVersion,
 )
 from listbuilder.rules.schema import describe_value, load_catalog_file, validate
+from listbuilder.rules.system import RuleSetChoices, SystemChoice, stats_sound, unit_key
 from listbuilder.rules.system import System as System  # re-exported: the engine takes rule sets from here
-from listbuilder.rules.system import SystemChoice, stats_sound, unit_key
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields
@@ -148,29 +148,35 @@ class Catalogs:
         return [self.get(i) for i in self.ids()]
 
     def choice(self, system_id: str) -> SystemChoice:
-        """What starting a list needs of a rule set: kept in the cache under its system.yaml files
-        alone (all it is read from), so not loaded when kept; else loaded, as ``get`` does."""
+        """What starting a list needs of a rule set: from its cache entry, else loaded as ``get`` loads it."""
         if system_id not in self._choices:
             loaded = self._loaded.get(system_id)
-            key = None if loaded is not None else self._key(system_id, "choice")
+            key = None if loaded is not None else self._key(system_id)
             found = cache.lookup(key, "choice", SystemChoice)  # None for no key
             if found is None:
-                found = SystemChoice.of(self._build(system_id, self._key(system_id)) if loaded is None else loaded)
+                found = SystemChoice.of(self._build(system_id, key) if loaded is None else loaded)
                 cache.remember(key, "choice", found)
             self._choices[system_id] = found
         return self._choices[system_id]
 
-    def choices(self) -> list[SystemChoice]:
-        return [self.choice(i) for i in self.ids()]
+    def choices(self) -> RuleSetChoices:
+        """Every rule set's choice, and the rule sets that cannot be read, each with its error."""
+        offered, unreadable = [], []
+        for system_id in self.ids():
+            try:
+                offered.append(self.choice(system_id))
+            except InputError as exc:
+                unreadable.append((system_id, exc.render()))
+        return RuleSetChoices(offered=tuple(offered), unreadable=tuple(unreadable))
 
-    def _key(self, system_id: str, kind: str = "ruleset") -> str | None:
+    def _key(self, system_id: str) -> str | None:
         """The cache key of rule set ``system_id`` (``None`` with no cache); unknown, an ``InputError``."""
         if not self.folders.get(system_id):
             hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint), OWN_RULE_SET])
         if not (self.cache and cache.cache_dir() is not None):
             return None
-        return cache.fingerprint(kind, self.source_files(system_id, everything=kind == "ruleset"))
+        return cache.fingerprint("ruleset", self.source_files(system_id))
 
     def _build(self, system_id: str, key: str | None) -> System:
         """Rule set ``system_id`` from its cache entry ``key``, else loaded from its files (and kept)."""
@@ -180,6 +186,7 @@ class Catalogs:
             cache.remember(key, "system", system)
         cache.bind(system, key)  # its reference and odds are parts of the same entry
         self._loaded[system_id] = system
+        self._choices[system_id] = SystemChoice.of(system)  # what a list of it is started with: the same
         return system
 
     def measure_words(self) -> set[str]:
@@ -211,17 +218,15 @@ class Catalogs:
                 )
             ids.insert(0, base)
 
-    def source_files(self, system_id: str, everything: bool = True) -> list[Path]:
-        """Every file the rule set ``system_id`` is built from, its bases' included (not
-        ``everything``: only their system.yaml files, what a ``SystemChoice`` is read from).
+    def source_files(self, system_id: str) -> list[Path]:
+        """Every file the rule set ``system_id`` is built from, its bases' included.
 
         This is the cache key's input: an edit to any of these files, or to a base's, is seen."""
         files = []
         for sid in self.chain(system_id):
             for folder in self.folders.get(sid, []):
-                files.append(folder / SYSTEM_FILE)
-                if everything:
-                    files += [*sorted((folder / FACTIONS_DIR).glob("*.yaml")), *_part_files(folder)]
+                files += [folder / SYSTEM_FILE, *sorted((folder / FACTIONS_DIR).glob("*.yaml"))]
+                files += _part_files(folder)
         return [f for f in files if f.is_file()]
 
     def _defining(self, system_id: str) -> Path:

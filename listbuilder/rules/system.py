@@ -226,3 +226,11 @@ class SystemChoice(Record):
     def of(cls, system: System) -> SystemChoice:
         d = system.definition
         return cls(id=d.id, name=d.name, default_limit=d.default_limit, size_unit=system.size_unit)
+
+
+@record
+class RuleSetChoices(Record):
+    """The rule sets a new list can be started with, and those that cannot be read, with why."""
+
+    offered: tuple[SystemChoice, ...]
+    unreadable: tuple[tuple[str, str], ...] = ()  # (rule set id, the located error that stops it)

@@ -25,9 +25,10 @@ from listbuilder.web.site import (
 
 
 def _lists_context(site: Site) -> dict[str, Any]:
+    choices = api.system_choices(site.catalogs)
     systems = [
         {"id": s.id, "name": " ".join(s.name.split()), "limit": s.default_limit, "unit": s.size_unit}
-        for s in api.system_choices(site.catalogs)
+        for s in choices.offered
     ]
     found = api.folder_lists(site.folder, site.catalogs)
     deleted = api.deleted_lists(site.folder)[:20]
@@ -36,6 +37,7 @@ def _lists_context(site: Site) -> dict[str, Any]:
         "lists": found,
         "labels": _labels([(s.name or s.file, s.file) for s in found]),
         "systems": systems,
+        "unreadable_systems": choices.unreadable,  # a broken rule set of the user's: said, not a crash
         "deleted": [
             {"id": id, "file": file, "when": when, "name": name, "label": label}
             for (id, file, when, name), label in zip(deleted, _deleted_labels(deleted), strict=True)
