@@ -10,10 +10,10 @@ loads no action's module, so ``listbuilder validate`` pays only for what checkin
 never for the print, odds, doctor or web stacks (the start-up budget, ``docs/architecture.md``).
 """
 
-from importlib import import_module
 from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
+from listbuilder import lazy
 from listbuilder.api._arguments import checked
 
 if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_architecture.py compares them)
@@ -220,23 +220,19 @@ _FROM = {
     "listbuilder.editing.choices": "UnitChoice unit_choices",
     "listbuilder.collector": "few_collections",
 }
-_MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}
+_MODULE_OF = lazy.modules_of(_FROM)
 
 __all__ = sorted(_MODULE_OF)
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the API, imported on its first use. Every action checks the type of each
-    argument it is given (see _arguments.py): wrapped here, once, so no action is exported
-    unchecked. Classes (records, Catalogs) and constants are given as they are."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    if isinstance(value, FunctionType):
-        value = checked(value)
-    globals()[name] = value
-    return value
+def _checked(value: Any) -> Any:
+    """Every action checks the type of each argument it is given (see _arguments.py): wrapped
+    here, once, so no action is exported unchecked. Classes (records, Catalogs) and constants are
+    given as they are."""
+    return checked(value) if isinstance(value, FunctionType) else value
+
+
+__getattr__ = lazy.names_getattr(globals(), _MODULE_OF, _checked)  # a name of the API, on its first use
 
 
 def __dir__() -> list[str]:

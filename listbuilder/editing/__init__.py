@@ -14,8 +14,9 @@
 - ``newlist``: a new list's text; ``writer``: list data written out as YAML (imports).
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from listbuilder import lazy
 
 if TYPE_CHECKING:
     from listbuilder.editing.apply import apply_change as apply_change
@@ -44,15 +45,8 @@ _FROM = {
     "listbuilder.editing.plan": "EditResult",
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
 }
-_MODULE_OF = {name: module for module, names in _FROM.items() for name in names.split()}
+_MODULE_OF = lazy.modules_of(_FROM)
 
 __all__ = sorted(_MODULE_OF)
 
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy.names_getattr(globals(), _MODULE_OF)
