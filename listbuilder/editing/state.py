@@ -13,7 +13,7 @@ from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.collector import few_collections
-from listbuilder.editing.folder import deleted, deleted_dir, list_names, list_path
+from listbuilder.editing.folder import deleted, deleted_dir, deleted_text, list_names, list_path
 from listbuilder.editing.history import History, version_of
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.reading import read_text
@@ -236,7 +236,7 @@ def deleted_summaries(folder: Path, named: int = 20) -> tuple[tuple[str, str, st
 def _own_name(path: Path, file: str) -> str:
     """The ``name:`` a list file gives itself, or ``file`` if it gives none that can be read."""
     try:
-        data = parse_yaml(read_text(path, "list file"), path).data
+        data = parse_yaml(deleted_text(path), path).data  # never through a link
     except ListbuilderError:
         return file
     name = data.get("name") if isinstance(data, dict) else None
