@@ -285,7 +285,9 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = Headers(scope=scope).get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+        if length is not None and (
+            not (length.isascii() and length.isdigit()) or len(length) > 15 or int(length) > self.max_body
+        ):
             await refuse(send, 413, f"A request may carry at most {self.max_body:,} bytes.")
             return
         seen = 0
