@@ -45,8 +45,8 @@ TYPE_NAMES = {
 
 
 def doc(text: str, default: Any = dataclasses.MISSING, default_factory: Any = dataclasses.MISSING) -> Any:
-    """A dataclass field with a user-facing description (used in errors and JSON Schema)."""
-    kwargs: dict[str, Any] = {"metadata": {"doc": text}}
+    """A dataclass field with a user-facing description (used in errors, and by pydantic in JSON Schema)."""
+    kwargs: dict[str, Any] = {"metadata": {"description": text}}
     if default is not dataclasses.MISSING:
         kwargs["default"] = default
     if default_factory is not dataclasses.MISSING:
@@ -57,7 +57,7 @@ def doc(text: str, default: Any = dataclasses.MISSING, default_factory: Any = da
 def field_doc(cls: type, name: str) -> str:
     for f in dataclasses.fields(cls):
         if f.name == name:
-            return str(f.metadata.get("doc", ""))
+            return str(f.metadata.get("description", ""))
     return ""
 
 
