@@ -1,7 +1,7 @@
 """One cache entry per rule set: its definition and units, what a player picks it by (its
 ``SystemChoice``), its reference tables and its odds spec.
 
-Loading a rule set means reading its YAML files and checking them with pydantic-core; a run of
+Loading a rule set means reading its YAML files and checking them with pydantic; a run of
 ``listbuilder validate`` spends more time on that than on the list itself, and every render or
 odds run used to re-parse ``reference.yaml`` and ``odds.yaml`` too. So the three are built
 together once and kept in one file in the user's cache folder, keyed by a hash of:
