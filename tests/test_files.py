@@ -92,7 +92,7 @@ def test_writers_at_once_never_share_a_temporary_name(tmp_path, monkeypatch):
 def test_a_temporary_name_taken_by_a_link_is_never_written_through(tmp_path, monkeypatch):
     victim = tmp_path / "victim"
     victim.write_bytes(b"keep")
-    monkeypatch.setattr(writing.os, "urandom", lambda n: b"\0" * n)
+    monkeypatch.setattr(writing.secrets, "token_hex", lambda n: "00" * n)
     (tmp_path / f".x.{'00' * 4}.tmp").symlink_to(victim)
     with pytest.raises(FileExistsError):
         writing.atomic_write(tmp_path / "x", b"evil")

@@ -22,9 +22,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import yaml
+
 from listbuilder.collector import few_collections
 from listbuilder.files.pyyaml import Loader as _Loader
-from listbuilder.files.pyyaml import yaml
 
 Node = Any  # a composed YAML node: PyYAML types its attributes loosely, so these helpers do too
 _BREAKS = "\r\n\x85\u2028\u2029"  # what PyYAML treats as a line break

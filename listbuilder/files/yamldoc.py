@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from listbuilder.collector import few_collections
 from listbuilder.errors import Action, ErrorDetail, InputError, Location
 from listbuilder.files.pyyaml import Loader as _Loader
-from listbuilder.files.pyyaml import yaml
 from listbuilder.files.reading import MAX_FILE_BYTES, read_text
 
 MAX_DEPTH = 32
