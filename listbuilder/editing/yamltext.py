@@ -24,7 +24,6 @@ from typing import Any
 
 import yaml
 
-from listbuilder.collector import few_collections
 from listbuilder.files.pyyaml import Loader as _Loader
 
 Node = Any  # a composed YAML node: PyYAML types its attributes loosely, so these helpers do too
@@ -39,8 +38,7 @@ class YamlText:
         """``root``: the text's node tree, if it was composed already (``parse_yaml(keep_node=True)``)."""
         self.text = text
         if root is None:
-            with few_collections():  # every node is kept: a collection meanwhile frees nothing
-                root = yaml.compose(text, Loader=_Loader)
+            root = yaml.compose(text, Loader=_Loader)
         self.root: Node = root
         self._tokens: list[yaml.Token] | None = None
 
