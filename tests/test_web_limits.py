@@ -137,20 +137,3 @@ async def _get(app: Any, path: str, headers: dict[str, str] | None = None) -> tu
 
     await app(scope, receive, send)
     return status, body.decode("utf-8", "replace")
-
-
-def test_a_server_hands_the_interpreter_lock_on_often(tmp_path: Path):
-    # Beside two doctors at work on worker threads, an ordinary page waited 5 ms (Python's
-    # default) at each turn of the lock and took 170-340 ms; at 0.5 ms it took about 60 ms.
-    import sys
-
-    from listbuilder.web import app as web_app
-
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)  # Python's default
-        web_app.create_app(tmp_path, catalogs=[])
-        assert sys.getswitchinterval() == pytest.approx(web_app.SWITCH_SECONDS)
-        assert web_app.SWITCH_SECONDS <= 0.0005
-    finally:
-        sys.setswitchinterval(before)

@@ -12,7 +12,6 @@ from listbuilder.army.constraints import Problem
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
-from listbuilder.collector import few_collections
 from listbuilder.editing.folder import deleted, deleted_dir, deleted_text, list_names, list_path
 from listbuilder.editing.history import History, version_of
 from listbuilder.errors import InputError, ListbuilderError
@@ -162,10 +161,9 @@ def state_of(name: str, path: Path, text: str, report: Report) -> ListState:
 
 def read_state(name: str, path: Path, catalogs: Catalogs) -> ListState:
     """Read, cost and judge the list file at ``path`` (named ``name`` in its folder)."""
-    with few_collections():
-        text = read_text(path, "list file")
-        army, system = parse_list(parse_yaml(text, path), catalogs)
-        return state_of(name, path, text, build_report(army, system))
+    text = read_text(path, "list file")
+    army, system = parse_list(parse_yaml(text, path), catalogs)
+    return state_of(name, path, text, build_report(army, system))
 
 
 def folder_summaries(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
@@ -202,9 +200,8 @@ def _summary(
     if kept is not None and kept[0] == digest:
         return kept
     try:
-        with few_collections():
-            army, system = parse_list(parse_yaml(text, path), catalogs)
-            report = build_report(army, system)
+        army, system = parse_list(parse_yaml(text, path), catalogs)
+        report = build_report(army, system)
     except ListbuilderError as exc:
         return digest, ListSummary(file=name, version="", error=exc.render())
     return digest, ListSummary(

@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.files.pyyaml import yaml
 from listbuilder.files.writing import atomic_write
 from listbuilder.play.game import MAX_TAPS, GameState
 from listbuilder.play.taps import Logged

@@ -41,13 +41,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any, Generic, TypeVar
-
-try:  # hashlib's own blake2b, without hashlib's start-up: it loads OpenSSL (2 ms of every run)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
 
 from listbuilder import __version__
 from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted, own_profile_folder

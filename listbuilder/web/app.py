@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,8 +27,6 @@ from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
-
-SWITCH_SECONDS = 0.0005  # how often the interpreter lock changes hands in a server (see create_app)
 
 
 def warm_up(app: Starlette) -> None:
@@ -86,12 +83,6 @@ def create_app(
     else are refused; with ``port=None`` any port of that host). ``read_only`` refuses every
     change. ``token`` (default: a new random one) must come with every write."""
     root = Path(folder)
-    # Work-heavy answers (the doctor, odds, PDFs: up to HEAVY_AT_ONCE at once) run on worker
-    # threads, and Python hands its interpreter lock between threads every 5 ms by default: an
-    # ordinary page then waits about that long at every turn, and took 170-340 ms beside two
-    # doctors at work. Handing it on every 0.5 ms keeps such a page near 60 ms
-    # (benchmarks/bench_doctor_bounds.py). It is the whole process's setting: a server's.
-    sys.setswitchinterval(SWITCH_SECONDS)
     if not root.is_dir():
         raise InputError("no such folder", file=root, details=[ErrorDetail(message="serve a folder of list files")])
     if not read_only:
