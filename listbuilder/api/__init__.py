@@ -135,17 +135,17 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
     from listbuilder.editing.changes import AddUnit as AddUnit
     from listbuilder.editing.changes import Change as Change
-    from listbuilder.editing.changes import Redo as Redo
     from listbuilder.editing.changes import RemoveUnit as RemoveUnit
     from listbuilder.editing.changes import SetCount as SetCount
     from listbuilder.editing.changes import SetField as SetField
     from listbuilder.editing.changes import SetLeader as SetLeader
     from listbuilder.editing.changes import SetLeaders as SetLeaders
-    from listbuilder.editing.changes import Undo as Undo
     from listbuilder.editing.choices import UnitChoice as UnitChoice
     from listbuilder.editing.choices import unit_choices as unit_choices
     from listbuilder.editing.custom import AddCustom as AddCustom
     from listbuilder.editing.custom import ReplaceCustom as ReplaceCustom
+    from listbuilder.editing.history import Redo as Redo
+    from listbuilder.editing.history import Undo as Undo
     from listbuilder.editing.plan import EditResult as EditResult
     from listbuilder.editing.state import EntryRow as EntryRow
     from listbuilder.editing.state import ListState as ListState
@@ -210,7 +210,8 @@ _FROM = {
     "listbuilder.rules.system": "RuleSetChoices System SystemChoice",
     "listbuilder.share.diff": "ListDiff",
     # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
-    "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",
+    "listbuilder.editing.changes": "AddUnit Change RemoveUnit SetCount SetField SetLeader SetLeaders",
+    "listbuilder.editing.history": "Redo Undo",
     "listbuilder.editing.custom": "AddCustom ReplaceCustom",
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
     "listbuilder.editing.plan": "EditResult",

@@ -140,7 +140,3 @@ def game_odds(
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)
     return piece_odds(board, piece, other.report, target, situation)
-
-
-# Taps are built by the faces and handed to play_tap; they are records, not actions to wrap.
-TAP_RECORDS = (Start, Mark, Unmark, Score, NextTurn, RollDice, UndoTap, End)

@@ -3,8 +3,8 @@
 A face (the command line, the web builder) builds one of these and hands it to
 ``apply.apply_change`` (a file, under its lock, with its undo step) or ``apply.apply_to_text``;
 neither face nor engine dispatches on a string. Each change's ``carry_out`` plans its splices on
-a ``plan.ListEdit`` and says what it did, in words. ``Undo`` and ``Redo`` take a step of the
-list's history (``history``) instead of planning splices.
+a ``plan.ListEdit`` and says what it did, in words. ``Undo`` and ``Redo`` are not changes: they
+take a step of the list's history (``history.HistoryStep``) and plan nothing.
 """
 
 from __future__ import annotations
@@ -272,22 +272,6 @@ class SetLeader(Change):
         edit.set_leaders(entry.index, entry.count if self.leader else 0)
         edit.entry = entry.index
         return f"{entry.unit.name} {'is now' if self.leader else 'is no longer'} a leader"
-
-
-@record
-class Undo(Change):
-    """Take the list back to before its last change made through ``apply_change`` (``history``)."""
-
-    def carry_out(self, edit: ListEdit) -> str:
-        raise TypeError("an undo takes a step of the list's history; it plans no splices")
-
-
-@record
-class Redo(Change):
-    """Make again the last change an ``Undo`` took back."""
-
-    def carry_out(self, edit: ListEdit) -> str:
-        raise TypeError("a redo takes a step of the list's history; it plans no splices")
 
 
 def _check_value(spec: ListKey, key: str, value: object, edit: ListEdit) -> None:

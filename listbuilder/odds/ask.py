@@ -4,7 +4,6 @@ and laying answers out as text or JSON. The library never prints; the CLI prints
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -136,10 +135,6 @@ def outcome_text(outcome: Outcome, exact: bool = False) -> str:
     if outcome.truncation:
         lines.append(f"  (exploding dice followed 10 deep: each chance is within {float(outcome.truncation):.0e})")
     return "\n".join(lines)
-
-
-def outcome_json(outcome: Outcome) -> str:
-    return json.dumps(outcome.as_json())
 
 
 def list_matrix(system: System, a: Report, b: Report, **situation: Any) -> tuple[Matrix, list[Unit], list[Unit]]:
