@@ -21,7 +21,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.catalog import OWN_RULE_SET, Catalogs, System
 from listbuilder.rules.formats import ArmyList, Entry
@@ -42,6 +42,7 @@ from listbuilder.rules.listformat import (
     read_key,
 )
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean, one_of
 
 ENTRY_KEY_NAMES = names(CATALOG_ENTRY_KEYS)
 

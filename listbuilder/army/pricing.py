@@ -17,13 +17,14 @@ from typing import Any
 
 from listbuilder.army.constraints import Problem, check_unit
 from listbuilder.army.costing import CostPart, cost_parts
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import parse_stats, parse_value, stats_help, value_text
 from listbuilder.rules.statline import stats_example as statline_example
+from listbuilder.words import did_you_mean
 
 COMMAND_LINE = Path("command line")
 

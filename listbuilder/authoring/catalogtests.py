@@ -23,7 +23,7 @@ from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.authoring.stale import changes, stale_texts
-from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError, did_you_mean
+from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs
@@ -33,6 +33,7 @@ from listbuilder.rules.reference import REFERENCE_FILE, load_reference
 from listbuilder.rules.schema import describe_value
 from listbuilder.rules.system import System
 from listbuilder.rules.variant import scan_extends
+from listbuilder.words import did_you_mean
 
 TESTS_DIR = "tests"
 EXPECT = "expect"

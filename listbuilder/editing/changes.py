@@ -16,10 +16,11 @@ from typing import Any
 from listbuilder.editing.plan import ListEdit
 from listbuilder.editing.values import check_count, check_name, parse_limit
 from listbuilder.editing.yamltext import is_printable_line
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.listformat import CATALOG_ENTRY_KEYS, CUSTOM_ENTRY_KEYS, ListKey, read_key
+from listbuilder.words import did_you_mean
 
 
 @record

@@ -16,7 +16,7 @@ from listbuilder.army.constraints import check_unit
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import citation
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, did_you_mean
+from listbuilder.errors import ErrorDetail
 from listbuilder.odds import bounds, dice, load
 from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.kinds import ratio_table
@@ -29,6 +29,7 @@ from listbuilder.rules import cache
 from listbuilder.rules.cache import Bounded
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.words import did_you_mean
 
 
 @record

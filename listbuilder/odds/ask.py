@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
+from listbuilder.words import did_you_mean
 
 COMMAND_LINE = Path("command line")
 

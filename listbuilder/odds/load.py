@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean
+from listbuilder.errors import CatalogError, ErrorDetail, Location
 from listbuilder.files.yamldoc import Document
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.spec import MECHANIC_KINDS, OddsFile
@@ -23,6 +23,7 @@ from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.schema import validate
 from listbuilder.rules.variant import layered
+from listbuilder.words import did_you_mean
 
 ODDS_FILE = "odds.yaml"
 

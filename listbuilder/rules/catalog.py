@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.collector import few_collections
-from listbuilder.errors import Action, CatalogError, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, CatalogError, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.rules import cache
 from listbuilder.rules.checks import check_system
@@ -33,6 +33,7 @@ from listbuilder.rules.system import System as System  # re-exported: the engine
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields
+from listbuilder.words import did_you_mean
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"

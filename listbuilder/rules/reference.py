@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail, did_you_mean
+from listbuilder.errors import CatalogError, ErrorDetail
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
@@ -23,6 +23,7 @@ from listbuilder.rules.playaids import Marker, PlayAids, Roll, Track, Uses, face
 from listbuilder.rules.schema import doc, read_catalog_document
 from listbuilder.rules.variant import layered
 from listbuilder.rules.wording import Scope, fill_record
+from listbuilder.words import did_you_mean
 
 REFERENCE_FILE = "reference.yaml"
 

@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import (
@@ -25,6 +25,7 @@ from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
 from listbuilder.rules.listformat import names, read_key
 from listbuilder.rules.loadout import Carried, check_counts, read_items
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean, one_of
 
 # Keys a unit may carry besides its stats, in a catalog and in a list (declared in listformat.py).
 UNIT_KEYS = names(UNIT_FIELDS)

@@ -45,7 +45,7 @@ from typing import Any
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.editing.writer import catalog_entry, custom_entry, dump_list, list_data
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
@@ -53,6 +53,7 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
 from listbuilder.share.textformat import revision_of, to_markdown, to_text
 from listbuilder.share.textreader import Written, encodable, read_export
+from listbuilder.words import did_you_mean
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1

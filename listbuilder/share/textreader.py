@@ -11,13 +11,14 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import amount
 from listbuilder.editing.writer import catalog_entry, custom_entry, list_data
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.statline import parse_stats, stats_example
 from listbuilder.rules.system import System
 from listbuilder.share.textformat import MARKDOWN_SPECIAL, mark_pattern
+from listbuilder.words import did_you_mean
 
 _BULLET = re.compile(r"^(?:[-*+•]\s+)+")
 _HEADING = re.compile(r"^#{1,6}\s+")
