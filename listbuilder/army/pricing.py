@@ -182,18 +182,7 @@ def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -
     """Price a catalog unit (by name, with any stats given changed) or a custom statline, and check it."""
     base: Unit | None = None
     if unit_name is not None:
-        base = system.find_unit(unit_name)
-        if base is None:
-            hint = did_you_mean(unit_name, [u.name for u in system.units.values()])
-            raise InputError(
-                f"no unit '{unit_name}' in the {system.id} catalogs",
-                details=[
-                    ErrorDetail(
-                        message=hint or "give a unit of its catalogs",
-                        action=Action(kind="catalog", system=system.id),
-                    )
-                ],
-            )
+        base = system.unit_named(unit_name)
         changed = {k: v for k, v in stats.items() if k != "name"}
         if not changed:
             unit = base

@@ -334,7 +334,7 @@ def _run_cost(item: Any, i: int, doc: Document, rel: str, system: System) -> Cas
     if "unit" in item:
         unit = system.find_unit(str(item["unit"]))
         if unit is None:
-            return result(label, False, expected, f"no unit '{item['unit']}' in the {system.id} catalogs")
+            return result(label, False, expected, system.unknown_unit(str(item["unit"])).message)
     else:
         data = {k: v for k, v in item.items() if k not in ("cost", "source")}
         found, errors = system.read_unit(data, doc, (i,))

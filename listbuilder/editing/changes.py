@@ -16,7 +16,7 @@ from typing import Any
 from listbuilder.editing.plan import ListEdit
 from listbuilder.editing.values import check_count, check_name, parse_limit
 from listbuilder.editing.yamltext import is_printable_line
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.listformat import CATALOG_ENTRY_KEYS, CUSTOM_ENTRY_KEYS, ListKey, read_key
@@ -77,18 +77,8 @@ class AddUnit(Change):
         else:
             matches = [e for e in entries if e.custom and e.unit.name.lower() == wanted.lower()]
             if not matches:
-                names = [u.name for u in edit.system.units.values()] + [e.unit.name for e in entries]
-                raise InputError(
-                    f"no unit '{wanted}' in the {edit.system.id} catalogs",
-                    file=edit.path,
-                    details=[
-                        ErrorDetail(
-                            message=f"'{wanted}' is neither a catalog unit nor a custom unit of this list",
-                            hint=did_you_mean(wanted, names),
-                            action=Action(kind="catalog", system=edit.system.id),
-                        )
-                    ],
-                )
+                advice = f"'{wanted}' is neither a catalog unit nor a custom unit of this list"
+                edit.system.unit_named(wanted, advice, also=[e.unit.name for e in entries], file=edit.path)
         if matches:
             edit.set_count(matches[0].index, matches[0].count + self.count)
             edit.entry = matches[0].index

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.results import figure, percent
@@ -30,18 +30,7 @@ def read_unit(system: System, spec: str) -> Unit:
     stats = parse_stats(system, spec)
     if isinstance(stats, str):
         if "=" not in spec and "," not in spec:  # one word or a name: most likely a misspelt unit
-            hint = did_you_mean(spec, [u.name for u in system.units.values()])
-            raise InputError(
-                f"no unit '{spec}' in the {system.id} catalogs",
-                file=COMMAND_LINE,
-                details=[
-                    ErrorDetail(
-                        message=f"give a catalog unit's name, or a statline such as '{stats_example(system)}'",
-                        hint=hint,
-                        action=Action(kind="catalog", system=system.id),
-                    )
-                ],
-            )
+            system.unit_named(spec, f"give a catalog unit's name, or a statline such as '{stats_example(system)}'")
         raise InputError(
             f"this statline cannot be read: '{spec}'",
             file=COMMAND_LINE,

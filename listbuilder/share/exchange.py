@@ -53,7 +53,6 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
 from listbuilder.share.textformat import revision_of, to_markdown, to_text
 from listbuilder.share.textreader import Written, encodable, read_export
-from listbuilder.words import did_you_mean
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1
@@ -213,8 +212,7 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     system_id = data.get("system")
     if not isinstance(system_id, str) or system_id not in catalogs.ids():
         shown = system_id if isinstance(system_id, str) else "?"
-        hint = did_you_mean(shown, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
-        raise fail(f"unknown rule set '{shown}'", ("system",), hint)
+        raise fail(f"unknown rule set '{shown}'", ("system",), catalogs.unknown_hint(shown))
     system = catalogs.get(system_id)
     name, limit, revision, entries = (data.get(k) for k in ("name", "limit", "revision", "entries"))
     if not isinstance(name, str) or not name.strip():
@@ -247,9 +245,8 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
         elif not custom:
             unit = system.find_unit(unit_name.strip())
             if unit is None:
-                close = did_you_mean(unit_name, [u.name for u in system.units.values()])
-                message = f"no unit '{unit_name}' in the {system.id} catalogs"
-                details.append(ErrorDetail(message=message, path=(*path, "unit"), hint=close))
+                missing = system.unknown_unit(unit_name)
+                details.append(ErrorDetail(message=missing.message, path=(*path, "unit"), hint=missing.hint))
             else:
                 units.append(catalog_entry(unit, count, leaders))
         else:

@@ -18,7 +18,6 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.statline import parse_stats, stats_example
 from listbuilder.rules.system import System
 from listbuilder.share.textformat import MARKDOWN_SPECIAL, mark_pattern
-from listbuilder.words import did_you_mean
 
 _BULLET = re.compile(r"^(?:[-*+•]\s+)+")
 _HEADING = re.compile(r"^#{1,6}\s+")
@@ -220,8 +219,7 @@ class _Reader:
         else:
             if brackets:
                 guess = _split_revision(brackets[-1].group(1))[0]
-                hint = did_you_mean(guess, ids) or f"the rule sets are: {', '.join(ids)}"
-                self.fail(line, f"unknown rule set '{guess}'", hint)
+                self.fail(line, f"unknown rule set '{guess}'", self.catalogs.unknown_hint(guess))
             else:
                 self.fail(
                     line,
@@ -316,13 +314,8 @@ class _Reader:
     def catalog_unit(self, system: System, name: str, count: int, leader: int, line: int) -> dict[str, Any] | None:
         unit = system.find_unit(name)
         if unit is None:
-            hint = did_you_mean(name, [u.name for u in system.units.values()])
-            self.fail(
-                line,
-                f"no unit '{name}' in the {system.id} catalogs",
-                hint or "a custom unit gives its stats in [ ]",
-                Action(kind="catalog", system=system.id),
-            )
+            missing = system.unknown_unit(name)
+            self.fail(line, missing.message, missing.hint or "a custom unit gives its stats in [ ]", missing.action)
             return None
         return catalog_entry(unit, count, leader)
 
