@@ -11,14 +11,15 @@ from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import version_of
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.memory import Bounded
 from listbuilder.play.board import Board, board_of
 from listbuilder.rules.catalog import Catalogs
 
-MAX_HELD = 64  # boards kept, the oldest dropped first
+MAX_HELD = 64  # boards kept, the least recently used dropped first
 
 # Boards by list file, version and catalogs (by identity: the catalogs are held beside the board,
 # so a key's number is never another's). A board is immutable.
-_BOARDS: dict[tuple[str, str, int], tuple[Catalogs, Board]] = {}
+_BOARDS: Bounded[tuple[str, str, int], tuple[Catalogs, Board]] = Bounded(MAX_HELD)
 
 
 def list_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
@@ -32,7 +33,5 @@ def list_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
         return held[1]
     army, system = parse_list(parse_yaml(text, path), catalogs)
     board = board_of(build_report(army, system), path.name, version)
-    if len(_BOARDS) >= MAX_HELD:
-        _BOARDS.pop(next(iter(_BOARDS)))
-    _BOARDS[key] = (catalogs, board)
+    _BOARDS.put(key, (catalogs, board))
     return board

@@ -14,6 +14,7 @@ from typing import Any
 
 from listbuilder.errors import CatalogError, ErrorDetail
 from listbuilder.files.yamldoc import Document
+from listbuilder.memory import Bounded
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
@@ -131,7 +132,7 @@ def load_reference(system: System) -> ReferenceFile:
     return cache.part(system, "reference", ReferenceFile, paths[-1], lambda: _load_reference(system, paths), _MEMORY)
 
 
-_MEMORY: cache.Bounded[tuple[Path, int, str], ReferenceFile] = cache.Bounded()
+_MEMORY: Bounded[tuple[Path, int, str], ReferenceFile] = Bounded(cache.MEMORY_ENTRIES)
 
 
 def _load_reference(system: System, paths: list[Path]) -> ReferenceFile:
