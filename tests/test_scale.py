@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from listbuilder.api import check_list
 from listbuilder.odds import ImpossibleMatchup, clear_caches, matchup, matrix
-from listbuilder.odds import api as odds_api
+from listbuilder.odds import matchups as odds_api
 from listbuilder.printing.pages import roster
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit

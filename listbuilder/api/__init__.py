@@ -152,9 +152,9 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.editing.state import ListSummary as ListSummary
     from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
     from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
-    from listbuilder.odds.api import Outcome as Outcome
     from listbuilder.odds.ask import matrix_text as matrix_text
     from listbuilder.odds.ask import outcome_text as outcome_text
+    from listbuilder.odds.matchups import Outcome as Outcome
     from listbuilder.rules.catalog import Catalogs as Catalogs
     from listbuilder.rules.formats import Unit as Unit
     from listbuilder.rules.system import RuleSetChoices as RuleSetChoices
@@ -203,7 +203,7 @@ _FROM = {
     "listbuilder.army.phrases": "amount citation headline leader_tag problem_place stats_line total_text",
     "listbuilder.army.report": "Report",
     "listbuilder.doctor": "DoctorAnswer",
-    "listbuilder.odds.api": "Outcome",
+    "listbuilder.odds.matchups": "Outcome",
     "listbuilder.odds.ask": "matrix_text outcome_text",
     "listbuilder.rules.catalog": "Catalogs",
     "listbuilder.rules.formats": "Unit",

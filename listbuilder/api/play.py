@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.play import games
-from listbuilder.play.board import Board, Piece
-from listbuilder.play.boards import list_board
+from listbuilder.play.board import Board, Piece, list_board
 from listbuilder.play.games import GameSummary
 from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options
 from listbuilder.play.rolls import die_face as face

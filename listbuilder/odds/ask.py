@@ -12,7 +12,7 @@ from typing import Any
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
-from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
+from listbuilder.odds.matchups import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
