@@ -217,7 +217,7 @@ def test_the_readme_lists_every_exit_code():
     from listbuilder.errors import EXIT_CODES
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("**Exit codes**") :].split("\n\n")[1]
+    table = readme[readme.index("\n## Exit codes\n") :].split("\n\n")[2]
     rows = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
     assert rows == [str(code) for code in EXIT_CODES]
 
