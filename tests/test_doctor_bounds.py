@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 
-from listbuilder import api
+from listbuilder.api import doctor, lists
 from listbuilder.doctor import program
 
 # Seven Windblade Elves units (might-skirmish), one to three models each: far over any limit.
@@ -37,10 +37,10 @@ def _cpu(work):  # type: ignore[no-untyped-def]
 def test_fix_of_a_long_list_costs_a_few_validates(tmp_path, catalogs):
     # Quadratic work shows at 20,000 entries: fix took about 25 times validate's time there.
     path = _big_list(tmp_path / "big.yaml", 20_000)
-    api.fix_list(_big_list(tmp_path / "small.yaml", 10), catalogs)  # the solver's import, once
-    validate, report = _cpu(lambda: api.check_list(path, catalogs))
+    doctor.fix_list(_big_list(tmp_path / "small.yaml", 10), catalogs)  # the solver's import, once
+    validate, report = _cpu(lambda: lists.check_list(path, catalogs))
     assert not report.legal()
-    fix, answer = _cpu(lambda: api.fix_list(path, catalogs))
+    fix, answer = _cpu(lambda: doctor.fix_list(path, catalogs))
     assert answer.status == "fixed" and answer.suggestions[0].report.legal()
     assert fix < 8 * validate + 0.5, (fix, validate)
 
@@ -57,10 +57,10 @@ def test_fill_of_a_long_list_costs_a_few_validates(tmp_path, catalogs):
     )
     small = tmp_path / "small.yaml"
     small.write_text("system: speed-range-power\nname: Host\npoints: 100\nunits:\n  - unit: Cameleer\n")
-    api.fill_list(small, catalogs)
-    validate, report = _cpu(lambda: api.check_list(path, catalogs))
+    doctor.fill_list(small, catalogs)
+    validate, report = _cpu(lambda: lists.check_list(path, catalogs))
     assert report.legal() and report.total == 32 * entries, report.as_json()
-    fill, answer = _cpu(lambda: api.fill_list(path, catalogs))
+    fill, answer = _cpu(lambda: doctor.fill_list(path, catalogs))
     assert answer.status == "filled", answer.as_json()
     assert fill < 8 * validate + 0.5, (fill, validate)
 
@@ -69,14 +69,14 @@ def test_the_time_bound_covers_reading_and_preparing(tmp_path, catalogs, monkeyp
     # With a bound shorter than reading the list takes, the refusal comes once it is read, not
     # after the slots are prepared and the answers judged (each as long again as the reading).
     path = _big_list(tmp_path / "big.yaml", 20_000)
-    api.fix_list(_big_list(tmp_path / "small.yaml", 10), catalogs)
+    doctor.fix_list(_big_list(tmp_path / "small.yaml", 10), catalogs)
     started = time.monotonic()
-    api.check_list(path, catalogs)
+    lists.check_list(path, catalogs)
     reading = time.monotonic() - started
     monkeypatch.setattr(program, "MAX_SECONDS", reading / 4)
     started = time.monotonic()
     with pytest.raises(program.TooLarge, match="too much work for an exact answer") as caught:
-        api.fix_list(path, catalogs)
+        doctor.fix_list(path, catalogs)
     took = time.monotonic() - started
     assert caught.value.file == path
     assert took < 2 * reading + 0.2, (took, reading)

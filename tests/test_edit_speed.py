@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder import api
+from listbuilder.api import editing, folders, lists
 
 ENTRIES = 10_000
 NAMES = ("Windblade", "Elf Archer", "Wind Hawk", "Forest Cat", "Gale Sniper", "Bladedancer", "Duelist")
@@ -39,32 +39,34 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     "change",
     [
-        api.AddUnit(unit="Duelist"),
-        api.AddUnit(unit="Hunter"),  # a unit of another faction: a new entry at the end
-        api.RemoveUnit(unit="Wind Hawk", count=1),
-        api.RemoveUnit(unit="Forest Cat"),  # every entry of it: a seventh of the list at once
-        api.SetField(key="points", value=150),
+        editing.AddUnit(unit="Duelist"),
+        editing.AddUnit(unit="Hunter"),  # a unit of another faction: a new entry at the end
+        editing.RemoveUnit(unit="Wind Hawk", count=1),
+        editing.RemoveUnit(unit="Forest Cat"),  # every entry of it: a seventh of the list at once
+        editing.SetField(key="points", value=150),
     ],
     ids=["add-more", "add-new", "remove-one", "remove-all", "set"],
 )
 def test_an_edit_costs_at_most_twice_reading_the_list(big, change, catalogs, tmp_path):
     copy = tmp_path / "big.yaml"
-    api.check_list(big, catalogs)  # the rule set loaded, as in any process
+    lists.check_list(big, catalogs)  # the rule set loaded, as in any process
     reads, edits = [], []
     for _ in range(3):
         shutil.copy(big, copy)
-        reads.append(_cpu(lambda: api.check_list(copy, catalogs)))
-        edits.append(_cpu(lambda: api.apply_change(copy, catalogs, change)))
+        reads.append(_cpu(lambda: lists.check_list(copy, catalogs)))
+        edits.append(_cpu(lambda: editing.apply_change(copy, catalogs, change)))
     ratio = statistics.median(edits) / statistics.median(reads)
     assert ratio <= 2.0, f"an edit cost {ratio:.2f}x reading the list"
 
 
 def test_a_builder_change_costs_at_most_twice_reading_the_list(big, catalogs, tmp_path):
     shutil.copy(big, tmp_path / "big.yaml")
-    api.check_list(big, catalogs)
+    lists.check_list(big, catalogs)
     reads, changes = [], []
     for _ in range(3):
-        reads.append(_cpu(lambda: api.check_list(tmp_path / "big.yaml", catalogs)))
-        changes.append(_cpu(lambda: api.change_list(tmp_path, "big.yaml", catalogs, api.AddUnit(unit="Duelist"))))
+        reads.append(_cpu(lambda: lists.check_list(tmp_path / "big.yaml", catalogs)))
+        changes.append(
+            _cpu(lambda: folders.change_list(tmp_path, "big.yaml", catalogs, editing.AddUnit(unit="Duelist")))
+        )
     ratio = statistics.median(changes) / statistics.median(reads)
     assert ratio <= 2.0, f"a change with its undo step and the builder's state cost {ratio:.2f}x reading the list"

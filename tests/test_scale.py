@@ -14,7 +14,7 @@ from conftest import EXAMPLES, units_yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.errors import SHORTLIST, did_you_mean
 from listbuilder.odds import ImpossibleMatchup, clear_caches, matchup, matrix
 from listbuilder.odds import api as odds_api

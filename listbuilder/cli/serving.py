@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from listbuilder import api
 from listbuilder.cli.output import fail, say
+from listbuilder.collector import few_collections
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def serve_folder(
     # tenth of serve's start-up). So it waits until the server is ready, and from then on leaves
     # them out of its rounds (gc.freeze).
     try:
-        with api.few_collections():
+        with few_collections():
             server, url = _ready(sock, folder, read_only, templates, catalogs, host)
             gc.freeze()  # before the collector starts again, or its first round walks them all (10 ms)
     except KeyboardInterrupt:  # Ctrl-C while it reads the folder: it stops, as it would once serving

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from listbuilder import api
+from listbuilder.api import editing
 from listbuilder.errors import ErrorDetail, InputError, one_of
 
 Fields = Mapping[str, Sequence[str]]
@@ -33,16 +33,19 @@ def _number(fields: Fields, key: str, what: str) -> int | None:
 
 # Each form's change: the fields it needs, and the record built from them.
 _FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any]]] = {
-    "add": (("unit",), lambda f: api.AddUnit(unit=f["unit"], count=1 if f["count"] is None else f["count"])),
-    "remove": (("unit",), lambda f: api.RemoveUnit(unit=f["unit"], count=f["count"])),
-    "count": (("index", "count"), lambda f: api.SetCount(index=f["index"], count=f["count"])),
-    "leader": (("index", "leader"), lambda f: api.SetLeader(index=f["index"], leader=f["leader"])),
-    "leaders": (("index", "leaders"), lambda f: api.SetLeaders(index=f["index"], leaders=f["leaders"])),
-    "set": (("key", "value"), lambda f: api.SetField(key=f["key"], value=f["value"])),
-    "custom": (("stats",), lambda f: api.AddCustom(stats=f["stats"], count=1 if f["count"] is None else f["count"])),
-    "replace": (("index", "stats"), lambda f: api.ReplaceCustom(index=f["index"], stats=f["stats"])),
-    "fix": (("suggestion",), lambda f: api.FollowDoctor(question="fix", number=f["suggestion"])),
-    "fill": (("suggestion",), lambda f: api.FollowDoctor(question="fill", number=f["suggestion"])),
+    "add": (("unit",), lambda f: editing.AddUnit(unit=f["unit"], count=1 if f["count"] is None else f["count"])),
+    "remove": (("unit",), lambda f: editing.RemoveUnit(unit=f["unit"], count=f["count"])),
+    "count": (("index", "count"), lambda f: editing.SetCount(index=f["index"], count=f["count"])),
+    "leader": (("index", "leader"), lambda f: editing.SetLeader(index=f["index"], leader=f["leader"])),
+    "leaders": (("index", "leaders"), lambda f: editing.SetLeaders(index=f["index"], leaders=f["leaders"])),
+    "set": (("key", "value"), lambda f: editing.SetField(key=f["key"], value=f["value"])),
+    "custom": (
+        ("stats",),
+        lambda f: editing.AddCustom(stats=f["stats"], count=1 if f["count"] is None else f["count"]),
+    ),
+    "replace": (("index", "stats"), lambda f: editing.ReplaceCustom(index=f["index"], stats=f["stats"])),
+    "fix": (("suggestion",), lambda f: editing.FollowDoctor(question="fix", number=f["suggestion"])),
+    "fill": (("suggestion",), lambda f: editing.FollowDoctor(question="fill", number=f["suggestion"])),
 }
 CHANGES = tuple(_FORMS)
 

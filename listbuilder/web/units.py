@@ -12,7 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from listbuilder import api
+from listbuilder.api import lists, printing
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.forms import fields_of, stats_of
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htmx, list_state_or_page
@@ -52,7 +52,7 @@ async def rules_answer(site: Site, request: Request) -> Response:
         return state
     unit, missing = _unit(state, request.query_params)
     system = state.report.system
-    blocks = () if unit is None else await blocking(api.unit_rules, system, unit)
+    blocks = () if unit is None else await blocking(printing.unit_rules, system, unit)
     return site.page(
         "_rules.html" if is_htmx(request) else "rules.html",
         request,
@@ -103,6 +103,6 @@ def typed_stats(system: Any, fields: Mapping[str, list[str]]) -> bool:
 def pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
     """The custom unit form priced as it stands, or why it cannot be."""
     try:
-        return {"pricing": api.price(system, stats_of(system, fields)), "price_error": ""}
+        return {"pricing": lists.price(system, stats_of(system, fields)), "price_error": ""}
     except ListbuilderError as exc:
         return {"pricing": None, "price_error": error_message(exc)}
