@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from listbuilder.api import editing, folders
+from listbuilder.api import editing, folders, rulesets
 from listbuilder.errors import ConflictError, ListbuilderError
 from listbuilder.web.forms import change_of
 from listbuilder.web.site import (
@@ -32,7 +32,11 @@ from listbuilder.web.units import edit_context, pricing, rules_answer, typed_sta
 
 
 def _builder_context(
-    site: Site, file: str, query: str = "", custom: Mapping[str, list[str]] | None = None, state: Any = None
+    site: Site,
+    file: str,
+    query: str = "",
+    custom: Mapping[str, list[str]] | None = None,
+    state: folders.ListState | None = None,
 ) -> dict[str, Any]:
     if state is None:
         state = folders.list_state(site.folder, file, site.catalogs)
@@ -42,7 +46,7 @@ def _builder_context(
     return context
 
 
-def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[str, Any]:
+def _list_context(state: folders.ListState, custom: Mapping[str, list[str]] | None) -> dict[str, Any]:
     """What the list's parts show (every part of the builder but the catalog)."""
     system = state.report.system
     context: dict[str, Any] = {
@@ -68,14 +72,14 @@ def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[st
 # list (its form, with the file, token and version, is drawn around them: _catalog.html), and a
 # 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The newest UNITS_KEPT
 # filters of each rule set are kept; none with a user's template folder, whose files may change.
-_UNITS: weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
+_UNITS: weakref.WeakKeyDictionary[rulesets.System, dict[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
 UNITS_KEPT = 16
 _UNITS_LOCK = threading.Lock()
 
 
-def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
+def _catalog_context(site: Site, system: rulesets.System, query: str) -> dict[str, Any]:
     units = editing.unit_choices(system, query)
-    factions: dict[str, list[Any]] = {}
+    factions: dict[str, list[editing.UnitChoice]] = {}
     for u in units:
         factions.setdefault(u.faction, []).append(u)
     context = {"query": query, "factions": list(factions.items()), "found": len(units), "read_only": site.read_only}
@@ -130,7 +134,7 @@ def _changed(
     what: str,
     status: int = 200,
     *,
-    state: Any = None,
+    state: folders.ListState | None = None,
     custom: Mapping[str, list[str]] | None = None,
     **extra: Any,
 ) -> Response:

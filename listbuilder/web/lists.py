@@ -75,7 +75,7 @@ def lists_page(site: Site) -> Endpoint:
     return handler
 
 
-def _lists_error(site: Site, request: Request, exc: ListbuilderError, form: Mapping[str, Any]) -> Response:
+def _lists_error(site: Site, request: Request, exc: ListbuilderError, form: Mapping[str, str | None]) -> Response:
     context = _lists_context(site)
     context["form"] = form
     return site.page("lists.html", request, 400, error=error_message(exc), **context)

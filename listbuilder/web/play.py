@@ -8,7 +8,7 @@ token, read-only, body size) are the ones every write has: ``form_of`` and the g
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -40,7 +40,7 @@ def _context(site: Site, file: str, game_id: str | None) -> dict[str, Any]:
     return {"title": f"{board.name}: play", "games": games, "game_error": error, **_game_context(file, board, game)}
 
 
-def _game_context(file: str, board: Any, game: Any) -> dict[str, Any]:
+def _game_context(file: str, board: play.Board, game: play.Game | None) -> dict[str, Any]:
     """What the game's templates need besides the game itself."""
     return {
         "board": board,
@@ -128,7 +128,7 @@ def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]
     return site.page("_play_game.html", request, games=play.games_of(site.folder, file), **context)
 
 
-def _situation(query: Mapping[str, str], options: Any) -> list[str]:
+def _situation(query: Mapping[str, str], options: Sequence[play.SituationOption]) -> list[str]:
     """The odds form's fields as the OPTION=VALUE words ``listbuilder odds`` takes."""
     words = []
     for option in options:

@@ -59,7 +59,7 @@ def share_page(site: Site) -> Endpoint:
     return handler
 
 
-def _share_texts(report: Any) -> tuple[str, str, str]:
+def _share_texts(report: lists.Report) -> tuple[str, str, str]:
     """The list as text and markdown, and why its QR code cannot be made ('' if it can)."""
     text = sharing.export_list(report, "text")
     markdown = sharing.export_list(report, "markdown")

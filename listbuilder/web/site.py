@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote, unquote, urlencode, urlsplit
@@ -51,6 +51,7 @@ class Site:
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
         """Render ``web/NAME`` with what every page needs (the token, read-only, the folder): now,
         on a handler's worker thread; asked for on the event loop, on a worker thread as it is sent."""
+        # (``context`` holds values of every kind, records and words, as a template takes them: Any)
         base = {
             "token": self.token,
             "read_only": self.read_only,
@@ -112,7 +113,7 @@ class _Page(Response):
         await super().__call__(scope, receive, send)
 
 
-Endpoint = Callable[[Request], Any]
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def is_htmx(request: Request) -> bool:
