@@ -257,36 +257,6 @@ def test_text_is_held_to_the_size_of_a_file(books):
             action(huge, books)
 
 
-def test_the_collector_pauses_while_lists_are_read_and_starts_again(books):
-    import gc
-    import threading
-
-    from listbuilder.collector import few_collections
-
-    assert gc.isenabled()
-    seen: list[bool] = []
-    inside = threading.Event()
-    leave = threading.Event()
-
-    def reader() -> None:
-        with few_collections():
-            inside.set()
-            leave.wait(5)
-
-    t = threading.Thread(target=reader)
-    t.start()
-    inside.wait(5)
-    with few_collections():  # an overlapping block in this thread, ending first
-        seen.append(gc.isenabled())
-    seen.append(gc.isenabled())  # the other block still runs: still paused
-    leave.set()
-    t.join(5)
-    seen.append(gc.isenabled())
-    lists.check_list(ZOMBIES, books)
-    seen.append(gc.isenabled())
-    assert seen == [False, False, True, True]
-
-
 def test_the_doctor_finds_a_faction_as_the_catalog_does(books):
     with pytest.raises(InputError) as exc:  # one faction lookup for the catalog and the doctor
         doctor.fill_list(ZOMBIES, books, faction="Zombie Famly")

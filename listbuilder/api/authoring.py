@@ -13,9 +13,9 @@ from listbuilder.authoring import catalogtests
 from listbuilder.authoring import reprice as repricing
 from listbuilder.authoring.catalogtests import CaseResult, CatalogCheck
 from listbuilder.authoring.reprice import ListChange, Repricing, UnitPrice, Verdict
-from listbuilder.errors import choose
 from listbuilder.printing.output import book_bytes
 from listbuilder.rules.catalog import Catalogs, user_roots
+from listbuilder.words import choose
 
 __all__ = [
     "CaseResult",

@@ -24,10 +24,11 @@ from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import version_of
 from listbuilder.editing.plan import EditResult
 from listbuilder.editing.suggestions import ApplySuggestion
-from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
+from listbuilder.words import choose
 
 __all__ = [
     "DoctorAnswer",

@@ -2,8 +2,8 @@
 a list's text.
 
 A change is a value (``AddUnit``, ``RemoveUnit``, ``SetCount``, ``SetField``, ``SetLeaders``,
-``SetLeader``, ``AddCustom``, ``ReplaceCustom``, ``ApplySuggestion``, ``FollowDoctor``,
-``Undo``, ``Redo``) that a face builds and hands to ``apply_change`` (a file, under its edit
+``SetLeader``, ``AddCustom``, ``ReplaceCustom``, ``ApplySuggestion``, ``FollowDoctor``), or a
+step of its history (``Undo``, ``Redo``), that a face builds and hands to ``apply_change`` (a file, under its edit
 lock, keeping every other byte; ``ConflictError``, exit code 2, if another program changed the
 file meanwhile) or ``apply_to_text`` (nothing is written); both return an ``EditResult``.
 """
@@ -15,20 +15,11 @@ from pathlib import Path
 from listbuilder.api.files import write_file
 from listbuilder.editing.apply import apply_change as apply_change
 from listbuilder.editing.apply import apply_to_text as apply_to_text
-from listbuilder.editing.changes import (
-    AddUnit,
-    Change,
-    Redo,
-    RemoveUnit,
-    SetCount,
-    SetField,
-    SetLeader,
-    SetLeaders,
-    Undo,
-)
+from listbuilder.editing.changes import AddUnit, Change, RemoveUnit, SetCount, SetField, SetLeader, SetLeaders
 from listbuilder.editing.choices import UnitChoice
 from listbuilder.editing.choices import unit_choices as unit_choices
 from listbuilder.editing.custom import AddCustom, ReplaceCustom
+from listbuilder.editing.history import HistoryStep, Redo, Undo
 from listbuilder.editing.newlist import file_name_for as list_file_name
 from listbuilder.editing.newlist import new_list, new_list_target
 from listbuilder.editing.plan import EditResult
@@ -43,6 +34,7 @@ __all__ = [
     "Change",
     "EditResult",
     "FollowDoctor",
+    "HistoryStep",
     "Redo",
     "RemoveUnit",
     "ReplaceCustom",

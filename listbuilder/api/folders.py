@@ -14,12 +14,12 @@ from typing import Any
 
 from listbuilder.api.editing import create_list
 from listbuilder.api.files import write_file
-from listbuilder.collector import few_collections
 from listbuilder.editing import folder as lists
 from listbuilder.editing.apply import apply_change
 from listbuilder.editing.changes import Change, SetField
 from listbuilder.editing.folder import list_path as list_file
 from listbuilder.editing.folder import tidy as tidy_folder
+from listbuilder.editing.history import HistoryStep
 from listbuilder.editing.state import EntryRow, ListState, ListSummary, read_state, state_of
 from listbuilder.editing.state import deleted_summaries as deleted_lists
 from listbuilder.editing.state import folder_summaries as folder_lists
@@ -64,16 +64,21 @@ def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
 
 
 def change_list(
-    folder: Path, name: str, catalogs: Catalogs, change: Change, *, expect: str | None = None, state: bool = True
+    folder: Path,
+    name: str,
+    catalogs: Catalogs,
+    change: Change | HistoryStep,
+    *,
+    expect: str | None = None,
+    state: bool = True,
 ) -> Changed:
     """Carry out ``change`` (``AddUnit``, ``SetCount``, ``FollowDoctor``, ``Undo``...) on a list of
     ``folder`` and keep it as an undo step, in one locked step. ``expect``: the version the caller
     saw; if the file is not at it, nothing is written (``ConflictError``). ``state=False`` leaves
     out the list's state after the change (a page that redirects does not show it)."""
     path = list_file(folder, name)
-    with few_collections():
-        result = apply_change(path, catalogs, change, expect=expect, history=True)
-        after = state_of(name, path, result.text, result.report) if state else None
+    result = apply_change(path, catalogs, change, expect=expect, history=True)
+    after = state_of(name, path, result.text, result.report) if state else None
     return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
 
 

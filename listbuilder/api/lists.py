@@ -23,7 +23,6 @@ from listbuilder.army.pricing import Pricing
 from listbuilder.army.pricing import parse_stat_options as parse_stat_options
 from listbuilder.army.pricing import price as price
 from listbuilder.army.report import Report, build_report
-from listbuilder.collector import few_collections
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 
@@ -48,13 +47,11 @@ __all__ = [
 
 def check_list(path: Path, catalogs: Catalogs) -> Report:
     """Read, cost and judge one list file."""
-    with few_collections():
-        army, system = read_list(path, catalogs)
-        return build_report(army, system, catalogs)
+    army, system = read_list(path, catalogs)
+    return build_report(army, system, catalogs)
 
 
 def check_text(text: str, catalogs: Catalogs, source: Path = Path("<list>")) -> Report:
     """Read, cost and judge a list given as text; ``source`` names it in messages."""
-    with few_collections():
-        army, system = parse_list(parse_yaml(text.removeprefix("\ufeff"), source), catalogs)
-        return build_report(army, system, catalogs)
+    army, system = parse_list(parse_yaml(text.removeprefix("\ufeff"), source), catalogs)
+    return build_report(army, system, catalogs)

@@ -9,10 +9,10 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
-from listbuilder.odds.api import Matrix, Outcome
 from listbuilder.odds.ask import list_matrix, matrix_cells, matrix_view, one_matchup, read_situation
 from listbuilder.odds.ask import matrix_text as matrix_text
 from listbuilder.odds.ask import outcome_text as outcome_text
+from listbuilder.odds.matchups import Matrix, Outcome
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit

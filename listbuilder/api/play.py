@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from listbuilder.odds.api import Outcome
+from listbuilder.odds.matchups import Outcome
 from listbuilder.play import games
 from listbuilder.play.board import Board, Piece
-from listbuilder.play.boards import list_board as play_board
+from listbuilder.play.board import list_board as play_board
 from listbuilder.play.games import GameSummary
 from listbuilder.play.games import summaries as games_of
 from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options

@@ -16,7 +16,7 @@ from typing import Any
 from listbuilder.api.files import read_by, write_file
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
-from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.writing import check_target
 from listbuilder.printing.html import Paper, builtin_templates
 from listbuilder.printing.html import environment as environment
@@ -29,6 +29,7 @@ from listbuilder.printing.pages import card as card_page
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import Unit
+from listbuilder.words import choose
 
 __all__ = [
     "Block",

@@ -9,7 +9,7 @@ from listbuilder.api.files import write_file
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.editing import folder as lists
-from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
@@ -20,6 +20,7 @@ from listbuilder.share.editorschema import all_lists_schema, list_schema, schema
 from listbuilder.share.exchange import Imported
 from listbuilder.share.gitdriver import driver_output
 from listbuilder.share.qr import svg as qr_svg
+from listbuilder.words import choose
 
 __all__ = [
     "Imported",

@@ -7,11 +7,13 @@ import typer
 
 from listbuilder.api import editing, files, lists, rulesets, sharing
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption
 from listbuilder.cli.output import fail, say
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 
+@command("new")
 def new(
     system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
     output: Annotated[
@@ -53,6 +55,7 @@ def limit_option(points: int | None, figures: int | None) -> tuple[int | None, s
     return (figures, "figures") if figures is not None else (None, None)
 
 
+@command("add")
 def add(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
     unit: Annotated[str, typer.Argument(help="A catalog unit (or a custom unit of the list).", show_default=False)],
@@ -70,6 +73,7 @@ def add(
         fail(exc)
 
 
+@command("remove")
 def remove(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
     unit: Annotated[str, typer.Argument(help="The unit to take out.", show_default=False)],
@@ -92,6 +96,7 @@ def remove(
         fail(exc)
 
 
+@command("set", ignore_unknown_options=True)  # so 'set FILE points -5' is a value
 def set_(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
     key: Annotated[str, typer.Argument(help="name, or the limit: points (figures for figure-counted rule sets).")],
@@ -109,6 +114,7 @@ def set_(
         fail(exc)
 
 
+@command("schema")
 def schema(
     system: Annotated[
         str | None, typer.Argument(help="A rule set id (default: one schema for every rule set).")
@@ -135,6 +141,7 @@ def schema(
         fail(exc)
 
 
+@command("export")
 def export(
     file: Annotated[Path, typer.Argument(help="The list file.", show_default=False)],
     format: Annotated[
@@ -167,6 +174,7 @@ def export(
         fail(exc)
 
 
+@command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A list exported as text, markdown or json.", show_default=False)],
     output: Annotated[

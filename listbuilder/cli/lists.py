@@ -7,11 +7,13 @@ import typer
 
 from listbuilder.api import lists, rulesets, sharing
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
 from listbuilder.cli.output import fail, render, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 
+@command("validate")
 def validate(
     files: Annotated[list[Path], typer.Argument(help="List files to check.", show_default=False)],
     as_json: JsonOption = False,
@@ -44,6 +46,7 @@ def validate(
     raise typer.Exit(worst)
 
 
+@command("points")
 def points(
     files: Annotated[list[Path], typer.Argument(help="List files to cost.", show_default=False)],
     as_json: JsonOption = False,
@@ -75,6 +78,7 @@ def points(
     raise typer.Exit(worst)
 
 
+@command("cost", allow_extra_args=True, ignore_unknown_options=True)
 def cost(
     ctx: typer.Context,
     system: Annotated[str, typer.Argument(help="The rule set id, e.g. speed-range-power.", show_default=False)],
@@ -104,6 +108,7 @@ def cost(
     raise typer.Exit(EXIT_OK if result.legal else EXIT_RULES_BROKEN)
 
 
+@command("systems")
 def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> None:
     """List the rule sets listbuilder knows, shipped and your own.
 
@@ -116,6 +121,7 @@ def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> Non
         fail(exc)
 
 
+@command("catalog")
 def catalog(
     system: Annotated[str, typer.Argument(help="The rule set id.", show_default=False)],
     faction: Annotated[str | None, typer.Option("--faction", help="Show only this faction.")] = None,
@@ -133,6 +139,7 @@ def catalog(
         fail(exc)
 
 
+@command("diff")
 def diff(
     files: Annotated[list[str], typer.Argument(help="OLD and NEW list files (or git's seven arguments with --git).")],
     git: Annotated[

@@ -6,11 +6,13 @@ from typing import Annotated
 import typer
 
 from listbuilder.api import lists, rulesets
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 
+@command("odds")
 def odds(
     args: Annotated[
         list[str],

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from listbuilder.api import lists
-from listbuilder.collector import few_collections
 from listbuilder.errors import shown
 
 if TYPE_CHECKING:
@@ -76,14 +75,12 @@ def problem_lines(problems: Sequence[Problem], report: Report | None = None, str
     return out
 
 
-@few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
     lines = [f"{shown(report.army.file)}: {lists.headline(report, strict)}"]
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
-@few_collections()
 def points(report: Report, strict: bool = False) -> str:
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
@@ -156,12 +153,6 @@ def catalog(listing: CatalogListing) -> str:
 def pricing(result: Pricing) -> str:
     """A priced statline, term by term, and its verdict."""
     return cost(result.system, result.unit, result.parts, result.problems)
-
-
-def unit_named(report: Report, typed: str) -> str:
-    """The name of the list's unit the user typed in any case ('hunter'), as its catalog spells it."""
-    wanted = typed.strip().lower()
-    return next((ln.entry.unit.name for ln in report.lines if ln.entry.unit.name.lower() == wanted), typed.strip())
 
 
 def edited(result: EditResult, done: str) -> str:

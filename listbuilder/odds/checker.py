@@ -1,6 +1,6 @@
 """Check a mechanic against its rule set: what every kind's ``check`` uses to name a problem.
 
-The schema (pydantic-core, from the records' annotations) checks shapes and spelling; a
+The schema (pydantic, from the records' annotations) checks shapes and spelling; a
 ``Checker`` checks what it cannot: that every stat, property and option a mechanic names exists
 and has the right kind, that a table's bands cover every ratio once. It collects every problem,
 located in the odds file. Checking needs no dice library.
@@ -12,10 +12,11 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.errors import ErrorDetail, Location
 from listbuilder.files.yamldoc import Document
 from listbuilder.odds.parts import Band, FromUnit, Option, Roll, option_values, ratio
 from listbuilder.rules.system import System
+from listbuilder.words import did_you_mean, one_of
 
 RESERVED = ("mechanic",)  # keywords matchup() takes itself
 

@@ -13,7 +13,8 @@ from starlette.responses import RedirectResponse, Response
 
 from listbuilder.api import editing, folders, rulesets
 from listbuilder.errors import ConflictError, ListbuilderError
-from listbuilder.web.forms import change_of
+from listbuilder.memory import Bounded
+from listbuilder.web.forms import change_of, index
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -70,9 +71,9 @@ def _list_context(state: folders.ListState, custom: Mapping[str, list[str]] | No
 
 # The catalog's units as HTML, by rule set, then by (filter, read-only): they show nothing of the
 # list (its form, with the file, token and version, is drawn around them: _catalog.html), and a
-# 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The newest UNITS_KEPT
-# filters of each rule set are kept; none with a user's template folder, whose files may change.
-_UNITS: weakref.WeakKeyDictionary[rulesets.System, dict[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
+# 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The UNITS_KEPT filters
+# of each rule set used last are kept; none with a user's template folder, whose files may change.
+_UNITS: weakref.WeakKeyDictionary[rulesets.System, Bounded[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
 UNITS_KEPT = 16
 _UNITS_LOCK = threading.Lock()
 
@@ -85,15 +86,10 @@ def _catalog_context(site: Site, system: rulesets.System, query: str) -> dict[st
     context = {"query": query, "factions": list(factions.items()), "found": len(units), "read_only": site.read_only}
     key = (query, site.read_only)
     with _UNITS_LOCK:  # pages are drawn on worker threads
-        kept = _UNITS.setdefault(system, {}) if site.templates is None else {}
-        html = kept.get(key)
+        kept = _UNITS.setdefault(system, Bounded(UNITS_KEPT)) if site.templates is None else Bounded(0)
+    html = kept.get(key)
     if html is None:
-        html = render_page("web/_units.html", context, site.templates)
-    with _UNITS_LOCK:
-        kept.pop(key, None)
-        kept[key] = html  # the newest last
-        while len(kept) > UNITS_KEPT:
-            del kept[next(iter(kept))]
+        html = kept.put(key, render_page("web/_units.html", context, site.templates))
     return {**context, "units_html": html}
 
 
@@ -111,9 +107,9 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
     edit = request.query_params.get("edit", "")
     if edit and request.method == "GET":  # the custom unit form filled in with that entry (no script)
         context.update(edit_context(context["state"], edit))
-    at = request.query_params.get("at", "")
-    if at.isdigit() and request.method == "GET":
-        context["touched"] = int(at)
+    at = index(request.query_params.get("at", ""))  # the entry changed last, to scroll to: a hint only
+    if at is not None and request.method == "GET":
+        context["touched"] = at
     context.update(extra)
     return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
 
