@@ -65,8 +65,8 @@ def lists(folder: Path, runs: int) -> bool:
 
 
 def catalogs(folder: Path, runs: int) -> bool:
-    from listbuilder.errors import did_you_mean
     from listbuilder.rules.catalog import Catalogs
+    from listbuilder.words import did_you_mean
 
     os.environ["LISTBUILDER_NO_CACHE"] = "1"  # cold: read and check every file
     try:

@@ -96,13 +96,46 @@ def test_a_temporary_name_taken_by_a_link_is_never_written_through(tmp_path, mon
     assert victim.read_bytes() == b"keep"
 
 
-@pytest.mark.parametrize(("durable", "syncs"), [(True, 1), (False, 0)])
-def test_a_durable_write_waits_for_the_disk(tmp_path, monkeypatch, durable, syncs):
-    calls = []
+@pytest.mark.platform
+@pytest.mark.parametrize("durable", [True, False])
+def test_a_durable_write_waits_for_the_disk_then_for_its_folder(tmp_path, monkeypatch, durable):
+    synced = []
     real = os.fsync
-    monkeypatch.setattr(writing.os, "fsync", lambda fd: calls.append(fd) or real(fd))
+
+    def record(fd):
+        synced.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real(fd)
+
+    monkeypatch.setattr(writing.os, "fsync", record)
     writing.atomic_write(tmp_path / "x", b"data", durable=durable)
-    assert len(calls) == syncs
+    # the rename is written in the folder: POSIX flushes it; Windows cannot open a folder
+    folder = [] if writing.os.name == "nt" else ["folder"]
+    assert synced == (["file", *folder] if durable else [])
+
+
+def test_a_durable_write_inside_an_open_folder_flushes_that_folder(tmp_path, monkeypatch):
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(writing.os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        writing.atomic_write("entry", b"code", dir_fd=fd)
+    finally:
+        os.close(fd)
+    assert synced[-1] == fd and len(synced) == 2
+
+
+def test_a_folder_that_cannot_be_flushed_fails_no_write(tmp_path, monkeypatch):
+    real = os.fsync
+
+    def no_folders(fd):
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(22, "Invalid argument")
+        real(fd)
+
+    monkeypatch.setattr(writing.os, "fsync", no_folders)
+    writing.atomic_write(tmp_path / "x", b"data")
+    assert (tmp_path / "x").read_bytes() == b"data"
 
 
 def test_a_write_inside_an_open_folder(tmp_path):

@@ -26,7 +26,7 @@ from listbuilder.odds import (
     matchup,
     matrix,
 )
-from listbuilder.odds.api import _MATCHUPS
+from listbuilder.odds.matchups import _MATCHUPS
 from listbuilder.rules.formats import Unit
 
 F = Fraction

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from listbuilder.api import check_list
-from listbuilder.errors import SHORTLIST, did_you_mean
 from listbuilder.odds import ImpossibleMatchup, clear_caches, matchup, matrix
-from listbuilder.odds import api as odds_api
+from listbuilder.odds import matchups as odds_api
 from listbuilder.printing.pages import roster
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
+from listbuilder.words import SHORTLIST, did_you_mean
 
 
 def plain_did_you_mean(found: str, options: list[str]) -> str | None:

@@ -134,26 +134,26 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
     from listbuilder.editing.changes import AddUnit as AddUnit
     from listbuilder.editing.changes import Change as Change
-    from listbuilder.editing.changes import Redo as Redo
     from listbuilder.editing.changes import RemoveUnit as RemoveUnit
     from listbuilder.editing.changes import SetCount as SetCount
     from listbuilder.editing.changes import SetField as SetField
     from listbuilder.editing.changes import SetLeader as SetLeader
     from listbuilder.editing.changes import SetLeaders as SetLeaders
-    from listbuilder.editing.changes import Undo as Undo
     from listbuilder.editing.choices import UnitChoice as UnitChoice
     from listbuilder.editing.choices import unit_choices as unit_choices
     from listbuilder.editing.custom import AddCustom as AddCustom
     from listbuilder.editing.custom import ReplaceCustom as ReplaceCustom
+    from listbuilder.editing.history import Redo as Redo
+    from listbuilder.editing.history import Undo as Undo
     from listbuilder.editing.plan import EditResult as EditResult
     from listbuilder.editing.state import EntryRow as EntryRow
     from listbuilder.editing.state import ListState as ListState
     from listbuilder.editing.state import ListSummary as ListSummary
     from listbuilder.editing.suggestions import ApplySuggestion as ApplySuggestion
     from listbuilder.editing.suggestions import FollowDoctor as FollowDoctor
-    from listbuilder.odds.api import Outcome as Outcome
     from listbuilder.odds.ask import matrix_text as matrix_text
     from listbuilder.odds.ask import outcome_text as outcome_text
+    from listbuilder.odds.matchups import Outcome as Outcome
     from listbuilder.rules.catalog import Catalogs as Catalogs
     from listbuilder.rules.formats import Unit as Unit
     from listbuilder.rules.system import RuleSetChoices as RuleSetChoices
@@ -202,14 +202,15 @@ _FROM = {
     "listbuilder.army.phrases": "amount citation headline leader_tag problem_place stats_line total_text",
     "listbuilder.army.report": "Report",
     "listbuilder.doctor": "DoctorAnswer",
-    "listbuilder.odds.api": "Outcome",
+    "listbuilder.odds.matchups": "Outcome",
     "listbuilder.odds.ask": "matrix_text outcome_text",
     "listbuilder.rules.catalog": "Catalogs",
     "listbuilder.rules.formats": "Unit",
     "listbuilder.rules.system": "RuleSetChoices System SystemChoice",
     "listbuilder.share.diff": "ListDiff",
     # The changes a face builds and hands to apply_change or change_list (listbuilder.editing).
-    "listbuilder.editing.changes": "AddUnit Change Redo RemoveUnit SetCount SetField SetLeader SetLeaders Undo",
+    "listbuilder.editing.changes": "AddUnit Change RemoveUnit SetCount SetField SetLeader SetLeaders",
+    "listbuilder.editing.history": "Redo Undo",
     "listbuilder.editing.custom": "AddCustom ReplaceCustom",
     "listbuilder.editing.suggestions": "ApplySuggestion FollowDoctor",
     "listbuilder.editing.plan": "EditResult",

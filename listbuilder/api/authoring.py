@@ -12,8 +12,9 @@ from listbuilder.authoring import catalogtests
 from listbuilder.authoring import reprice as repricing
 from listbuilder.authoring.catalogtests import CaseResult, CatalogCheck
 from listbuilder.authoring.reprice import ListChange, Repricing, UnitPrice, Verdict
-from listbuilder.errors import ErrorDetail, InputError, choose
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.rules.catalog import Catalogs, user_roots
+from listbuilder.words import choose
 
 
 def check_catalog(folder: Path, dirs: Sequence[Path] | None = None) -> CatalogCheck:

@@ -23,10 +23,11 @@ from listbuilder.doctor.program import TooLarge
 from listbuilder.editing import ApplySuggestion, EditResult, apply_change
 from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import version_of
-from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
+from listbuilder.words import choose
 
 
 def _read(path: Path | None, text: str | None, source: Path, catalogs: Catalogs) -> tuple[ArmyList, System, str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from listbuilder import editing
 from listbuilder.api.printing import write_file
-from listbuilder.editing import Change, EditResult
+from listbuilder.editing import Change, EditResult, HistoryStep
 from listbuilder.editing import folder as lists
 from listbuilder.editing.newlist import file_name_for, new_list, new_list_target
 from listbuilder.errors import ErrorDetail, InputError
@@ -70,14 +70,16 @@ def create_list(
     return tuple(written)
 
 
-def apply_change(path: Path, catalogs: Catalogs, change: Change) -> EditResult:
+def apply_change(path: Path, catalogs: Catalogs, change: Change | HistoryStep) -> EditResult:
     """Carry out ``change`` (``AddUnit``, ``RemoveUnit``, ``SetField``...) on a list file, in place,
     under its edit lock, keeping every other byte; ``ConflictError`` (exit code 2) if another
     program changed the file meanwhile."""
     return editing.apply_change(path, catalogs, change)
 
 
-def apply_to_text(text: str, catalogs: Catalogs, change: Change, *, source: Path = Path("<list>")) -> EditResult:
+def apply_to_text(
+    text: str, catalogs: Catalogs, change: Change | HistoryStep, *, source: Path = Path("<list>")
+) -> EditResult:
     """``apply_change`` on a list's text (``source`` names it in messages); nothing is written."""
     return editing.apply_to_text(text, catalogs, change, source=source)
 

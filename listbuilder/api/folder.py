@@ -27,7 +27,7 @@ from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
 if TYPE_CHECKING:
-    from listbuilder.editing import Change
+    from listbuilder.editing import Change, HistoryStep
 
 
 @record
@@ -60,7 +60,13 @@ def folder_lists(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
 
 
 def change_list(
-    folder: Path, name: str, catalogs: Catalogs, change: Change, *, expect: str | None = None, state: bool = True
+    folder: Path,
+    name: str,
+    catalogs: Catalogs,
+    change: Change | HistoryStep,
+    *,
+    expect: str | None = None,
+    state: bool = True,
 ) -> Changed:
     """Carry out ``change`` (``AddUnit``, ``SetCount``, ``FollowDoctor``, ``Undo``...) on a list of
     ``folder`` and keep it as an undo step, in one locked step. ``expect``: the version the caller

@@ -7,8 +7,8 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.odds.api import Matrix, Outcome
 from listbuilder.odds.ask import list_matrix, matrix_cells, one_matchup, read_situation
+from listbuilder.odds.matchups import Matrix, Outcome
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.play import games
-from listbuilder.play.board import Board, Piece
-from listbuilder.play.boards import list_board
+from listbuilder.play.board import Board, Piece, list_board
 from listbuilder.play.games import GameSummary
 from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options
 from listbuilder.play.rolls import die_face as face
@@ -140,7 +139,3 @@ def game_odds(
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)
     return piece_odds(board, piece, other.report, target, situation)
-
-
-# Taps are built by the faces and handed to play_tap; they are records, not actions to wrap.
-TAP_RECORDS = (Start, Mark, Unmark, Score, NextTurn, RollDice, UndoTap, End)

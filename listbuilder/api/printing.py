@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
-from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.writing import check_target, write_output
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.words import choose
 
 if TYPE_CHECKING:
     from listbuilder.printing.html import Paper

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ListbuilderError, choose
+from listbuilder.errors import ListbuilderError
 from listbuilder.printing.html import environment, render_template, stylesheet
 from listbuilder.printing.html import font_files as files
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.words import choose
 
 if TYPE_CHECKING:
     from listbuilder.printing.pages import Card

@@ -10,13 +10,14 @@ from listbuilder.api.lists import check_list
 from listbuilder.api.printing import write_file
 from listbuilder.army.report import Report
 from listbuilder.editing import folder as lists
-from listbuilder.errors import Action, ErrorDetail, InputError, choose
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.diff import ListDiff, describe, diff_reports, diff_versions
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
 from listbuilder.share.gitdriver import driver_output
+from listbuilder.words import choose
 
 if TYPE_CHECKING:
     from listbuilder.share.exchange import Imported

@@ -21,7 +21,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.catalog import OWN_RULE_SET, Catalogs, System
 from listbuilder.rules.formats import ArmyList, Entry
@@ -42,6 +42,7 @@ from listbuilder.rules.listformat import (
     read_key,
 )
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean, one_of
 
 ENTRY_KEY_NAMES = names(CATALOG_ENTRY_KEYS)
 
@@ -70,8 +71,7 @@ def parse_list(doc: Document, catalogs: Catalogs) -> tuple[ArmyList, System]:
     except InputError as exc:
         if exc.file is not None:  # the rule set itself is broken: report that file
             raise
-        hint = did_you_mean(system_id, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
-        no_such = doc.detail(("system",), f"unknown rule set '{system_id}'", hint)
+        no_such = doc.detail(("system",), f"unknown rule set '{system_id}'", catalogs.unknown_hint(system_id))
         raise doc.error("this list cannot be read", [no_such, OWN_RULE_SET]) from None
 
     limit_key = system.size_unit
@@ -162,10 +162,8 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
         return None
     unit = system.find_unit(wanted.strip())
     if unit is None:
-        names_ = [u.name for u in system.units.values()]
-        close = did_you_mean(wanted, names_)
-        message = f"no unit '{wanted}' in the {system.id} catalogs"
-        errors.append(doc.detail((*path, "unit"), message, close, action=Action(kind="catalog", system=system.id)))
+        missing = system.unknown_unit(wanted)
+        errors.append(doc.detail((*path, "unit"), missing.message, missing.hint, action=missing.action))
         return None
     if bad or count is INVALID:
         return None

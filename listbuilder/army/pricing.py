@@ -17,13 +17,14 @@ from typing import Any
 
 from listbuilder.army.constraints import Problem, check_unit
 from listbuilder.army.costing import CostPart, cost_parts
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import parse_stats, parse_value, stats_help, value_text
 from listbuilder.rules.statline import stats_example as statline_example
+from listbuilder.words import did_you_mean
 
 COMMAND_LINE = Path("command line")
 
@@ -181,18 +182,7 @@ def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -
     """Price a catalog unit (by name, with any stats given changed) or a custom statline, and check it."""
     base: Unit | None = None
     if unit_name is not None:
-        base = system.find_unit(unit_name)
-        if base is None:
-            hint = did_you_mean(unit_name, [u.name for u in system.units.values()])
-            raise InputError(
-                f"no unit '{unit_name}' in the {system.id} catalogs",
-                details=[
-                    ErrorDetail(
-                        message=hint or "give a unit of its catalogs",
-                        action=Action(kind="catalog", system=system.id),
-                    )
-                ],
-            )
+        base = system.unit_named(unit_name)
         changed = {k: v for k, v in stats.items() if k != "name"}
         if not changed:
             unit = base

@@ -23,7 +23,7 @@ from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.authoring.stale import changes, stale_texts
-from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError, did_you_mean
+from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.odds.load import load_odds
 from listbuilder.record import Record, record
@@ -34,6 +34,7 @@ from listbuilder.rules.reference import REFERENCE_FILE, load_reference
 from listbuilder.rules.schema import describe_value
 from listbuilder.rules.system import System
 from listbuilder.rules.variant import scan_extends
+from listbuilder.words import did_you_mean
 
 TESTS_DIR = "tests"
 EXPECT = "expect"
@@ -330,7 +331,7 @@ def _run_cost(item: Any, i: int, doc: Document, rel: str, system: System) -> Cas
     if "unit" in item:
         unit = system.find_unit(str(item["unit"]))
         if unit is None:
-            return result(label, False, expected, f"no unit '{item['unit']}' in the {system.id} catalogs")
+            return result(label, False, expected, system.unknown_unit(str(item["unit"])).message)
     else:
         data = {k: v for k, v in item.items() if k not in ("cost", "source")}
         found, errors = system.read_unit(data, doc, (i,))

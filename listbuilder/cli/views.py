@@ -167,12 +167,6 @@ def pricing(result: Pricing) -> str:
     return cost(result.system, result.unit, result.parts, result.problems)
 
 
-def unit_named(report: Report, typed: str) -> str:
-    """The name of the list's unit the user typed in any case ('hunter'), as its catalog spells it."""
-    wanted = typed.strip().lower()
-    return next((ln.entry.unit.name for ln in report.lines if ln.entry.unit.name.lower() == wanted), typed.strip())
-
-
 def edited(result: EditResult, done: str) -> str:
     """What an edit did and left: the change, then the list's new total and verdict."""
     return f"{result.path}: {done if result.changed else 'unchanged'}\n{validation(result.report)}"

@@ -7,7 +7,7 @@ On a file, the change runs in one step under the list's edit lock (``lock``):
 3. the change is planned and checked (``plan``), or a history step taken (``Undo``, ``Redo``);
 4. just before writing, the file is read again: a program that takes no lock (an editor) and
    changed it meanwhile is not overwritten (``ConflictError``);
-5. the undo step is written, then the list (``yamlfile.atomic_write``: a temporary file beside
+5. the undo step is written, then the list (``files.writing.atomic_write``: a temporary file beside
    it, renamed over it, so a crash leaves the old file or the new one, never half of one; its
    permissions kept, a symbolic link followed). If the list cannot be written, the step is
    taken back: a change and its undo step land together or not at all. After the list is
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
-from listbuilder.editing.changes import Change, Redo, Undo
-from listbuilder.editing.history import BOM, History, version_of
+from listbuilder.editing.changes import Change
+from listbuilder.editing.history import BOM, History, HistoryStep, Redo, version_of
 from listbuilder.editing.lock import conflict, locked, read_locked
 from listbuilder.editing.plan import EditResult, ListEdit
 from listbuilder.errors import ConflictError, ErrorDetail, InputError, OutputError
@@ -37,11 +37,13 @@ from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 
 
-def apply_to_text(text: str, catalogs: Catalogs, change: Change, *, source: Path = Path("<list>")) -> EditResult:
+def apply_to_text(
+    text: str, catalogs: Catalogs, change: Change | HistoryStep, *, source: Path = Path("<list>")
+) -> EditResult:
     """``change`` carried out on a list's text (``source`` names it in messages); nothing is written.
 
     ``Undo`` and ``Redo`` need a list file's history, so they are refused here."""
-    if isinstance(change, Undo | Redo):
+    if isinstance(change, HistoryStep):
         raise InputError(
             "an undo or redo needs the list's file and its history",
             details=[ErrorDetail(message="nothing was changed")],
@@ -55,7 +57,7 @@ def apply_to_text(text: str, catalogs: Catalogs, change: Change, *, source: Path
 def apply_change(
     path: Path,
     catalogs: Catalogs,
-    change: Change,
+    change: Change | HistoryStep,
     *,
     expect: str | None = None,
     history: bool = False,
@@ -67,7 +69,8 @@ def apply_change(
     which ``Undo`` and ``Redo`` need. ``expect``: the version of the list the caller saw; if the
     file is not at it, nothing is written (``ConflictError``). ``write=False`` gives the result
     without writing it (and without the lock)."""
-    change.check_fields()
+    if not isinstance(change, HistoryStep):
+        change.check_fields()  # a wrong field is refused before the lock is taken
     if not write:
         return apply_to_text(read_text(path, "list file"), catalogs, change, source=path)
     with locked(path) as target:
@@ -78,7 +81,7 @@ def apply_change(
         bom = BOM if raw.startswith(BOM.encode()) else ""
         if expect is not None and version_of(body) != expect:
             raise changed_since(path)
-        if isinstance(change, Undo | Redo):
+        if isinstance(change, HistoryStep):
             if steps is None:
                 raise InputError(
                     "an undo or redo needs the list's history (kept for a builder's folder)",
@@ -129,10 +132,10 @@ def apply_change(
 
 
 def _step(
-    steps: History, path: Path, catalogs: Catalogs, change: Change, body: str, bom: str
+    steps: History, path: Path, catalogs: Catalogs, step: HistoryStep, body: str, bom: str
 ) -> tuple[EditResult, Path]:
     """An undo or redo: the list as the history's newest step has it, checked (``History.last``)."""
-    kind = "undo" if isinstance(change, Undo) else "redo"
+    kind = step.kind
     step_file, text = steps.last(kind, body, catalogs)
     earlier = text.removeprefix(BOM)
     army, system = parse_list(parse_yaml(earlier, path), catalogs)

@@ -3,8 +3,8 @@
 A face (the command line, the web builder) builds one of these and hands it to
 ``apply.apply_change`` (a file, under its lock, with its undo step) or ``apply.apply_to_text``;
 neither face nor engine dispatches on a string. Each change's ``carry_out`` plans its splices on
-a ``plan.ListEdit`` and says what it did, in words. ``Undo`` and ``Redo`` take a step of the
-list's history (``history``) instead of planning splices.
+a ``plan.ListEdit`` and says what it did, in words. ``Undo`` and ``Redo`` are not changes: they
+take a step of the list's history (``history.HistoryStep``) and plan nothing.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Any
 from listbuilder.editing.plan import ListEdit
 from listbuilder.editing.values import check_count, check_name, parse_limit
 from listbuilder.editing.yamltext import is_printable_line
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.listformat import CATALOG_ENTRY_KEYS, CUSTOM_ENTRY_KEYS, ListKey, read_key
+from listbuilder.words import did_you_mean
 
 
 @record
@@ -76,18 +77,8 @@ class AddUnit(Change):
         else:
             matches = [e for e in entries if e.custom and e.unit.name.lower() == wanted.lower()]
             if not matches:
-                names = [u.name for u in edit.system.units.values()] + [e.unit.name for e in entries]
-                raise InputError(
-                    f"no unit '{wanted}' in the {edit.system.id} catalogs",
-                    file=edit.path,
-                    details=[
-                        ErrorDetail(
-                            message=f"'{wanted}' is neither a catalog unit nor a custom unit of this list",
-                            hint=did_you_mean(wanted, names),
-                            action=Action(kind="catalog", system=edit.system.id),
-                        )
-                    ],
-                )
+                advice = f"'{wanted}' is neither a catalog unit nor a custom unit of this list"
+                edit.system.unit_named(wanted, advice, also=[e.unit.name for e in entries], file=edit.path)
         if matches:
             edit.set_count(matches[0].index, matches[0].count + self.count)
             edit.entry = matches[0].index
@@ -272,22 +263,6 @@ class SetLeader(Change):
         edit.set_leaders(entry.index, entry.count if self.leader else 0)
         edit.entry = entry.index
         return f"{entry.unit.name} {'is now' if self.leader else 'is no longer'} a leader"
-
-
-@record
-class Undo(Change):
-    """Take the list back to before its last change made through ``apply_change`` (``history``)."""
-
-    def carry_out(self, edit: ListEdit) -> str:
-        raise TypeError("an undo takes a step of the list's history; it plans no splices")
-
-
-@record
-class Redo(Change):
-    """Make again the last change an ``Undo`` took back."""
-
-    def carry_out(self, edit: ListEdit) -> str:
-        raise TypeError("a redo takes a step of the list's history; it plans no splices")
 
 
 def _check_value(spec: ListKey, key: str, value: object, edit: ListEdit) -> None:

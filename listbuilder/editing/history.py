@@ -22,12 +22,14 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import ClassVar
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.errors import ConflictError, ErrorDetail, InputError, ListbuilderError
 from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.writing import atomic_write
 from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
 STATE = ".listbuilder"
@@ -35,6 +37,28 @@ MAX_STEPS = 100  # undo steps kept per list
 BOM = "\ufeff"
 _STEP = re.compile(r"(\d{6})-([0-9a-f]{16})\.yaml")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows: there the lstat before the open is the check
+
+
+@record
+class HistoryStep(Record):
+    """A step through a list's history, handed to ``apply_change`` as a change is: it plans
+    nothing on the list's text, but puts back the version the history kept (``History.last``)."""
+
+    kind: ClassVar[str] = ""  # which of the history's folders it takes its step from
+
+
+@record
+class Undo(HistoryStep):
+    """Take the list back to before its last change made through ``apply_change``."""
+
+    kind: ClassVar[str] = "undo"
+
+
+@record
+class Redo(HistoryStep):
+    """Make again the last change an ``Undo`` took back."""
+
+    kind: ClassVar[str] = "redo"
 
 
 def version_of(text: str) -> str:

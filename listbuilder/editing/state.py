@@ -17,8 +17,8 @@ from listbuilder.editing.history import History, version_of
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.memory import Bounded
 from listbuilder.record import Record, record
-from listbuilder.rules.cache import Bounded
 from listbuilder.rules.catalog import Catalogs
 
 

@@ -14,7 +14,8 @@ import os
 from itertools import islice
 from pathlib import Path
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.words import did_you_mean
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a list or catalog file; no real one is anywhere near it
 _CHUNK = 1024 * 1024

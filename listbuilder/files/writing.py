@@ -3,7 +3,8 @@
 ``atomic_write`` serves a list being edited, a command's output, the undo history and the
 caches alike: the data goes to a fresh name beside the target (created exclusively, never
 through a link), is flushed to the disk, then renamed over the target in one step, so a
-reader sees the old file or the new one and a failure leaves no partial file behind.
+reader sees the old file or the new one and a failure leaves no partial file behind; a durable
+write then flushes the folder too, so the rename itself survives a power cut.
 ``write_output`` adds what a command's output needs: the target checked first
 (``check_target``) and every failure an ``OutputError``.
 """
@@ -25,8 +26,8 @@ _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | g
 
 
 def temporary_name(name: str) -> str:
-    """A fresh name beside ``name`` for writing it: ``.NAME.XXXXXXXX.tmp``, eight random letters
-    and digits (what ``share/listedit.py`` cleans up after a killed write)."""
+    """A fresh name beside ``name`` for writing it: ``.NAME.XXXXXXXX.tmp``, eight random hex
+    digits (what ``remove_temp_files`` cleans up after a killed write)."""
     return f".{name}.{secrets.token_hex(4)}.tmp"
 
 
@@ -37,9 +38,10 @@ def atomic_write(
 
     ``mode`` is the new file's permission bits (a private cache gives 0o600); by default an
     existing file keeps its own and a new one gets what ``open`` would give it. ``durable=False``
-    skips waiting for the disk (``fsync``), for files whose loss in a power cut costs little (the
-    undo history). With ``dir_fd``, ``path`` is a name inside that open folder: a cache writes only
-    through the folder it has checked, which a link swapped in meanwhile cannot redirect.
+    skips waiting for the disk (``fsync`` of the file, then of its folder, which makes the rename
+    last), for files whose loss in a power cut costs little (the undo history). With ``dir_fd``,
+    ``path`` is a name inside that open folder: a cache writes only through the folder it has
+    checked, which a link swapped in meanwhile cannot redirect.
     """
     name = os.fspath(path)
     folder, base = os.path.split(name)
@@ -74,6 +76,27 @@ def atomic_write(
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=dir_fd)
         raise
+    if durable:
+        _sync_folder(folder, dir_fd)
+
+
+def _sync_folder(folder: str, dir_fd: int | None) -> None:
+    """Flush the folder's entries to the disk: the rename is written in the folder, not the file.
+
+    Windows cannot open a folder (nor needs to: its rename is flushed with the file), so there the
+    folder is left to the system. The file is in place already, so a folder that cannot be opened
+    or flushed (a file system without fsync for folders: EINVAL) fails nothing."""
+    if os.name == "nt":
+        return
+    with contextlib.suppress(OSError):
+        if dir_fd is not None:
+            os.fsync(dir_fd)
+            return
+        fd = os.open(folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _set_mode(fd: int, tmp: str, mode: int, dir_fd: int | None) -> None:

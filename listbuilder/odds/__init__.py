@@ -1,24 +1,25 @@
 """Exact matchup odds from each rule set's dice: fractions, not simulations.
 
 A rule set's ``odds.yaml`` declares its dice mechanics as data, each one of a few generic
-kinds (spec.py); the engines (tables.py, pools.py) compute exact chances with icepool
-(dice.py). The public functions are here:
+kinds (spec.py); each kind's engine (``kinds/``) computes exact chances with icepool
+(dice.py), and ``matchups.py`` answers with them. The public functions are here:
 
     load_odds(system) -> OddsFile
     matchup(system, attacker, target, *, mechanic=None, **situation) -> Outcome
     matrix(system, units_a, units_b, *, mechanic=None, **situation) -> Matrix
     card_odds(system) -> list[CardTable]
 
-Importing this package imports icepool (about 50 ms): commands that do not need odds, such
-as ``validate``, must not import it. ``listbuilder.odds.load`` alone checks an odds file
-without it.
+Each name is imported on its first use, and ``matchups`` imports icepool (about 50 ms):
+commands that do not need odds, such as ``validate``, never pay for it, and
+``listbuilder.odds.load`` alone checks an odds file without it.
 """
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from listbuilder.odds.api import (
+    from listbuilder.odds.load import load_odds
+    from listbuilder.odds.matchups import (
         Chance,
         Matrix,
         Outcome,
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
         matrix,
         mechanic_of,
     )
-    from listbuilder.odds.load import load_odds
     from listbuilder.odds.results import CardTable
     from listbuilder.odds.situation import ImpossibleMatchup, OddsError
     from listbuilder.odds.spec import OddsFile
@@ -37,15 +37,15 @@ if TYPE_CHECKING:
 # Where each public name lives; loaded on first use, so 'listbuilder.odds.load' (checking an
 # odds file) never pays for icepool.
 _HOME = {
-    "Chance": "api",
-    "Matrix": "api",
-    "Outcome": "api",
-    "card_odds": "api",
-    "clear_caches": "api",
-    "fielded": "api",
-    "matchup": "api",
-    "matrix": "api",
-    "mechanic_of": "api",
+    "Chance": "matchups",
+    "Matrix": "matchups",
+    "Outcome": "matchups",
+    "card_odds": "matchups",
+    "clear_caches": "matchups",
+    "fielded": "matchups",
+    "matchup": "matchups",
+    "matrix": "matchups",
+    "mechanic_of": "matchups",
     "load_odds": "load",
     "CardTable": "results",
     "ImpossibleMatchup": "situation",

@@ -4,20 +4,20 @@ and laying answers out as text or JSON. The library never prints; the CLI prints
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
-from listbuilder.odds.api import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
+from listbuilder.odds.matchups import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
+from listbuilder.words import did_you_mean
 
 COMMAND_LINE = Path("command line")
 
@@ -30,18 +30,7 @@ def read_unit(system: System, spec: str) -> Unit:
     stats = parse_stats(system, spec)
     if isinstance(stats, str):
         if "=" not in spec and "," not in spec:  # one word or a name: most likely a misspelt unit
-            hint = did_you_mean(spec, [u.name for u in system.units.values()])
-            raise InputError(
-                f"no unit '{spec}' in the {system.id} catalogs",
-                file=COMMAND_LINE,
-                details=[
-                    ErrorDetail(
-                        message=f"give a catalog unit's name, or a statline such as '{stats_example(system)}'",
-                        hint=hint,
-                        action=Action(kind="catalog", system=system.id),
-                    )
-                ],
-            )
+            system.unit_named(spec, f"give a catalog unit's name, or a statline such as '{stats_example(system)}'")
         raise InputError(
             f"this statline cannot be read: '{spec}'",
             file=COMMAND_LINE,
@@ -136,10 +125,6 @@ def outcome_text(outcome: Outcome, exact: bool = False) -> str:
     if outcome.truncation:
         lines.append(f"  (exploding dice followed 10 deep: each chance is within {float(outcome.truncation):.0e})")
     return "\n".join(lines)
-
-
-def outcome_json(outcome: Outcome) -> str:
-    return json.dumps(outcome.as_json())
 
 
 def list_matrix(system: System, a: Report, b: Report, **situation: Any) -> tuple[Matrix, list[Unit], list[Unit]]:

@@ -12,10 +12,11 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.errors import ErrorDetail, Location
 from listbuilder.files.yamldoc import Document
 from listbuilder.odds.parts import Band, FromUnit, Option, Roll, option_values, ratio
 from listbuilder.rules.system import System
+from listbuilder.words import did_you_mean, one_of
 
 RESERVED = ("mechanic",)  # keywords matchup() takes itself
 

@@ -135,10 +135,6 @@ def compare(a: Dist, b: Dist) -> tuple[Fraction, Fraction, Fraction]:
     return Fraction(greater, whole), Fraction(equal, whole), Fraction(whole - greater - equal, whole)
 
 
-def faces_chance(sides: int, faces: set[int]) -> Fraction:
-    return Fraction(len([f for f in range(1, sides + 1) if f in faces]), sides)
-
-
 def joint(classify: Callable[..., int], dice: list[icepool.Die[int]]) -> dict[int, Fraction]:
     """The chance of each value of ``classify(*rolls)`` over every joint roll of ``dice``."""
     outcomes = 1

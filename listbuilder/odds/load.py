@@ -15,20 +15,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean
+from listbuilder.errors import CatalogError, ErrorDetail, Location
 from listbuilder.files.yamldoc import Document
+from listbuilder.memory import Bounded
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.spec import MECHANIC_KINDS, OddsFile
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
 from listbuilder.rules.schema import validate
 from listbuilder.rules.variant import layered
+from listbuilder.words import did_you_mean
 
 ODDS_FILE = "odds.yaml"
 
 _KIND_CLASSES = {typing.get_args(typing.get_type_hints(k)["kind"])[0]: k for k in MECHANIC_KINDS}
 KIND_NAMES = frozenset(_KIND_CLASSES)
-_CACHE: cache.Bounded[tuple[Path, int, str], OddsFile] = cache.Bounded()
+_CACHE: Bounded[tuple[Path, int, str], OddsFile] = Bounded(cache.MEMORY_ENTRIES)
 
 
 def clear() -> None:

@@ -27,7 +27,6 @@ WHEN_DOC = (
     "options that must hold, e.g. {attack: melee} or {round: [first]} (a list means any of); leave out for always"
 )
 UNLESS_DOC = "options that must not hold, e.g. {attacker_fight: 1}"
-WHERE_DOC = "only choices whose properties have these values (absent counts as null; 'name' is the choice's name)"
 
 
 @record

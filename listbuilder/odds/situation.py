@@ -11,13 +11,14 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.odds.mechanic import Mechanic
 from listbuilder.odds.parts import DamageRoll, FromUnit, Modifier, Option, Requirement, option_values
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Choice, Unit
 from listbuilder.rules.loadout import names
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean, one_of
 
 Values = Mapping[str, Any]
 

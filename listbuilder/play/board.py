@@ -5,17 +5,28 @@ A piece is named as a player would say it: the unit's name, numbered when the li
 than one ("Sentry 1", "Sentry 2"), so a control's accessible name reads "Stunned: Sentry 2" and
 a game file stays readable by hand. A marker kept per model on a unit of several figures is
 counted over the unit's figures ("Immobilised: 1 of 2").
+
+The board of a list of a builder's folder is its file as it is now (``list_board``): every tap
+reads the list to see whether it changed (its version), and builds its board again only when it did.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from listbuilder.army.costing import figures_in
+from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import stats_line
-from listbuilder.army.report import Report
+from listbuilder.army.report import Report, build_report
+from listbuilder.editing.folder import list_path
+from listbuilder.editing.history import version_of
+from listbuilder.files.reading import read_text
+from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.memory import Bounded
 from listbuilder.record import Record, record
+from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.playaids import Marker, PlayAids, Roll, Track
 from listbuilder.rules.reference import Table, is_used, load_reference
 
@@ -201,3 +212,25 @@ def roster_changes(before: tuple[tuple[str, int], ...], after: tuple[tuple[str, 
         elif old[name] != new[name]:
             said.append(f"{name}: {old[name]} → {new[name]}")
     return tuple(said)
+
+
+MAX_HELD = 64  # boards kept, the least recently used dropped first
+
+# Boards by list file, version and catalogs (by identity: the catalogs are held beside the board,
+# so a key's number is never another's). A board is immutable.
+_BOARDS: Bounded[tuple[str, str, int], tuple[Catalogs, Board]] = Bounded(MAX_HELD)
+
+
+def list_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
+    """The board of the list ``name`` of ``folder``: its pieces and their markers, as it is now."""
+    path = list_path(folder, name)
+    text = read_text(path, "list file")
+    version = version_of(text)
+    key = (str(path), version, id(catalogs))
+    held = _BOARDS.get(key)
+    if held is not None and held[0] is catalogs:
+        return held[1]
+    army, system = parse_list(parse_yaml(text, path), catalogs)
+    board = board_of(build_report(army, system), path.name, version)
+    _BOARDS.put(key, (catalogs, board))
+    return board

@@ -12,10 +12,11 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import MAX_SCORE, Board
 from listbuilder.play.taps import End, Logged, Mark, NextTurn, RollDice, Score, Tap, Unmark
 from listbuilder.record import FrozenMap, Record, record
+from listbuilder.words import did_you_mean
 
 MAX_TAPS = 20_000  # a game's log; a long evening is a few hundred
 MAX_TURN = 999

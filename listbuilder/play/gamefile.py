@@ -21,6 +21,7 @@ import yaml
 
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.writing import atomic_write
+from listbuilder.memory import Bounded
 from listbuilder.play.game import MAX_TAPS, GameState
 from listbuilder.play.taps import Logged
 from listbuilder.record import FrozenMap, Record, record
@@ -44,8 +45,8 @@ class GameFile(Record):
     state: GameState = GameState()
 
 
-_CACHE: dict[Path, tuple[tuple[int, int, int], GameFile | InputError]] = {}
 _CACHE_SIZE = 256
+_CACHE: Bounded[Path, tuple[tuple[int, int, int], GameFile | InputError]] = Bounded(_CACHE_SIZE)
 
 
 def cached_stamp(path: Path) -> tuple[int, int, int] | None:
@@ -90,9 +91,7 @@ def read_game_file(path: Path) -> GameFile:
         parsed: GameFile | InputError = _parse(path, _read(path))
     except InputError as exc:
         parsed = exc
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[path] = (_stamp(st), parsed)
+    _CACHE.put(path, (_stamp(st), parsed))
     if isinstance(parsed, InputError):
         raise parsed
     return parsed
@@ -316,7 +315,7 @@ def _log(log: tuple[Logged, ...], path: Path) -> tuple[Logged, ...]:
 
 # The text of each game's log lines as last written: a log only grows by a line or loses its
 # last (undo), so the next write reuses every line it shares with the last one.
-_LINES: dict[Path, tuple[tuple[Logged, ...], list[str]]] = {}
+_LINES: Bounded[Path, tuple[tuple[Logged, ...], list[str]]] = Bounded(_CACHE_SIZE)
 
 
 def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> list[str]:
@@ -331,9 +330,7 @@ def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> list[str]:
             texts = old_texts[:shared]
     texts += [f"  - {json.dumps(line.line(), ensure_ascii=False)}" for line in log[len(texts) :]]
     if path is not None:
-        if len(_LINES) >= _CACHE_SIZE and path not in _LINES:
-            _LINES.pop(next(iter(_LINES)))
-        _LINES[path] = (log, texts)
+        _LINES.put(path, (log, texts))
     return texts
 
 
@@ -370,4 +367,4 @@ def write_game(path: Path, gf: GameFile) -> None:
     """Write a game whole (the one atomic write), without waiting for the disk: a power cut may
     lose the last tap, never the game, and the wait would double a tap's time."""
     atomic_write(path, game_text(gf, path).encode("utf-8"), durable=False)
-    _CACHE[path] = (_stamp(os.lstat(path)), gf)
+    _CACHE.put(path, (_stamp(os.lstat(path)), gf))

@@ -18,6 +18,7 @@ from typing import Any
 from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import STATE, safe_folder
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.memory import Bounded
 from listbuilder.play.board import Board
 from listbuilder.play.game import Dice, fair_dice, initial, step, undo
 from listbuilder.play.gamefile import GameFile, cached_stamp, read_game_file, write_game
@@ -106,7 +107,7 @@ def start(folder: Path, board: Board) -> Game:
 
 # The last judgement of each game file: a tap reads the file (kept by gamefile) and needs its verdict,
 # which is a replay of its whole log; kept while neither the file nor the list has changed.
-_JUDGED: dict[Path, tuple[Any, Game]] = {}
+_JUDGED: Bounded[Path, tuple[Any, Game]] = Bounded(256)
 
 
 def _judged(path: Path, game_id: str, gf: GameFile, board: Board) -> Game:
@@ -115,9 +116,7 @@ def _judged(path: Path, game_id: str, gf: GameFile, board: Board) -> Game:
     if held is not None and held[0] == key:
         return held[1]
     game = judge(game_id, gf, board)
-    if len(_JUDGED) >= 256:
-        _JUDGED.pop(next(iter(_JUDGED)))
-    _JUDGED[path] = (key, game)
+    _JUDGED.put(path, (key, game))
     return game
 
 
@@ -172,7 +171,7 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
         write_game(path, new)
         # the tap was checked against the trusted game: the verdict carries over without a replay
         after = dataclasses.replace(game, state=state)
-        _JUDGED[path] = ((cached_stamp(path), board.version, board.system, id(board.aids)), after)
+        _JUDGED.put(path, ((cached_stamp(path), board.version, board.system, id(board.aids)), after))
         return after, line
 
 

@@ -12,8 +12,7 @@ from typing import Any
 from listbuilder.army.report import Report
 from listbuilder.editing.state import folder_summaries
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.play.board import Board
-from listbuilder.play.boards import list_board
+from listbuilder.play.board import Board, list_board
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
@@ -53,7 +52,7 @@ def opponents(folder: Path, board: Board, catalogs: Catalogs) -> tuple[Opponent,
 def situation_options(board: Board) -> tuple[SituationOption, ...]:
     """The options of the rule set's main matchup mechanic (cover, charging, stunned...)."""
     # start-up: the odds package loads only when odds are asked for, never for a tap (api.play imports this module)
-    from listbuilder.odds.api import mechanic_of
+    from listbuilder.odds.matchups import mechanic_of
     from listbuilder.odds.parts import option_values
 
     system = board.report.system
@@ -80,8 +79,8 @@ def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situ
     """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
     ``OPTION=VALUE`` words, as ``listbuilder odds`` takes them."""
     # start-up: as in situation_options
-    from listbuilder.odds.api import matchup
     from listbuilder.odds.ask import read_situation
+    from listbuilder.odds.matchups import matchup
 
     piece = board.piece(piece_key)
     if piece is None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from listbuilder.errors import ErrorDetail, InputError, one_of
+from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.record import Record, record
+from listbuilder.words import one_of
 
 
 @record

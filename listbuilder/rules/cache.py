@@ -38,17 +38,17 @@ import json
 import os
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from hashlib import blake2b
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from listbuilder import __version__
 from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted, own_profile_folder
 from listbuilder.files.reading import read_at_most
 from listbuilder.files.writing import atomic_write
+from listbuilder.memory import Bounded
 from listbuilder.rules.plaindata import NotPlain, decode, encode
 
 T = TypeVar("T")
@@ -221,42 +221,8 @@ def prune(folder: Path, kept: int | None = None) -> None:
             os.unlink(path)
 
 
-# --- bounded memory ---------------------------------------------------------------------------
-
-
-class Bounded(Generic[K, T]):
-    """A thread-safe mapping that keeps only its ``size`` most recently used entries."""
-
-    def __init__(self, size: int = MEMORY_ENTRIES) -> None:
-        self.size = size
-        self._items: OrderedDict[K, T] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> T | None:
-        with self._lock:
-            if key not in self._items:
-                return None
-            self._items.move_to_end(key)
-            return self._items[key]
-
-    def put(self, key: K, value: T) -> T:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-_ENTRIES: Bounded[str, Entry] = Bounded()  # rule-set entries met in this process, by key
-_KEYS: Bounded[int, tuple[object, str]] = Bounded()  # id(loaded rule set) -> (it, its key)
+_ENTRIES: Bounded[str, Entry] = Bounded(MEMORY_ENTRIES)  # rule-set entries met in this process, by key
+_KEYS: Bounded[int, tuple[object, str]] = Bounded(MEMORY_ENTRIES)  # id(loaded rule set) -> (it, its key)
 
 
 def lookup(key: str | None, name: str, cls: type[T], sound: Callable[[T], bool] | None = None) -> T | None:

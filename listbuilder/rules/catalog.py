@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import Action, CatalogError, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, CatalogError, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.rules import cache
 from listbuilder.rules.checks import check_system
@@ -32,6 +32,7 @@ from listbuilder.rules.system import System as System  # re-exported: the engine
 from listbuilder.rules.userfolders import check_user_root
 from listbuilder.rules.variant import EXTENDS, layered, scan_extends
 from listbuilder.rules.wording import SYSTEM_TEXTS, Scope, fill_record, own_fields
+from listbuilder.words import did_you_mean
 
 ENV_VAR = "LISTBUILDER_CATALOGS"
 SYSTEM_FILE = "system.yaml"
@@ -132,6 +133,10 @@ class Catalogs:
     def ids(self) -> list[str]:
         return sorted(self.folders)
 
+    def unknown_hint(self, system_id: str) -> str:
+        """The hint for an id that names no rule set: the closest id, or every id there is."""
+        return did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
+
     def sources(self) -> tuple[Path, ...]:
         """Every rule-set folder these catalogs read from, shipped and user's: a command's output
         must never be written over a file in one (``files.writing.check_target``)."""
@@ -171,7 +176,7 @@ class Catalogs:
     def _key(self, system_id: str) -> str | None:
         """The cache key of rule set ``system_id`` (``None`` with no cache); unknown, an ``InputError``."""
         if not self.folders.get(system_id):
-            hint = did_you_mean(system_id, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
+            hint = self.unknown_hint(system_id)
             raise InputError(f"unknown rule set '{system_id}'", details=[ErrorDetail(message=hint), OWN_RULE_SET])
         if not (self.cache and cache.cache_dir() is not None):
             return None
@@ -255,9 +260,8 @@ class Catalogs:
             raise CatalogError("a rule set file must be a mapping of keys to values", file=top)
         wanted = doc.data.get(EXTENDS)
         if len(chain) == 1 and isinstance(wanted, str) and wanted not in self.folders:
-            hint = did_you_mean(wanted, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
-            message = f"no rule set '{wanted}' to extend"
-            raise doc.error("this variant cannot be read", [doc.detail((EXTENDS,), message, hint)], CatalogError)
+            detail = doc.detail((EXTENDS,), f"no rule set '{wanted}' to extend", self.unknown_hint(wanted))
+            raise doc.error("this variant cannot be read", [detail], CatalogError)
         definition, errors = validate(SystemFile, doc.data, doc)
         if definition is not None:
             errors = check_system(definition, doc, layers[-1].name) + self._check_extends(definition, doc, chain)
@@ -300,8 +304,7 @@ class Catalogs:
             return []
         where = (EXTENDS,)
         if base is not None and base not in self.folders:
-            hint = did_you_mean(base, self.ids()) or f"the rule sets are: {', '.join(self.ids())}"
-            return [doc.detail(where, f"no rule set '{base}' to extend", hint)]
+            return [doc.detail(where, f"no rule set '{base}' to extend", self.unknown_hint(base))]
         if base != scanned:
             hint = "the loader reads it before the rest of the file"
             return [doc.detail(where, "write 'extends: ID' on a line of its own, at the top of the file", hint)]

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import SimpleNamespace
 
-from listbuilder.errors import ErrorDetail, did_you_mean
+from listbuilder.errors import ErrorDetail
 from listbuilder.files.yamldoc import Document
 from listbuilder.rules.formats import SystemFile
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean
 
 # What a stat's default must be, by the stat's kind, and how a message says it.
 _DEFAULTS: dict[str, tuple[type, str]] = {

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from listbuilder.errors import ErrorDetail, did_you_mean
+from listbuilder.errors import ErrorDetail
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean
 
 if TYPE_CHECKING:
     from listbuilder.rules.profiles import Stat

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import CatalogError, ErrorDetail, did_you_mean
+from listbuilder.errors import CatalogError, ErrorDetail
 from listbuilder.files.yamldoc import Document
+from listbuilder.memory import Bounded
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
@@ -23,6 +24,7 @@ from listbuilder.rules.playaids import Marker, PlayAids, Roll, Track, Uses, face
 from listbuilder.rules.schema import doc, read_catalog_document
 from listbuilder.rules.variant import layered
 from listbuilder.rules.wording import Scope, fill_record
+from listbuilder.words import did_you_mean
 
 REFERENCE_FILE = "reference.yaml"
 
@@ -130,7 +132,7 @@ def load_reference(system: System) -> ReferenceFile:
     return cache.part(system, "reference", ReferenceFile, paths[-1], lambda: _load_reference(system, paths), _MEMORY)
 
 
-_MEMORY: cache.Bounded[tuple[Path, int, str], ReferenceFile] = cache.Bounded()
+_MEMORY: Bounded[tuple[Path, int, str], ReferenceFile] = Bounded(cache.MEMORY_ENTRIES)
 
 
 def _load_reference(system: System, paths: list[Path]) -> ReferenceFile:

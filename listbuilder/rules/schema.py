@@ -23,8 +23,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
-from listbuilder.errors import CatalogError, ErrorDetail, Location, did_you_mean, one_of
+from listbuilder.errors import CatalogError, ErrorDetail, Location
 from listbuilder.files.yamldoc import Document, load_yaml
+from listbuilder.words import did_you_mean, one_of
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter, ValidationError

@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, InputError, did_you_mean, one_of
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import (
@@ -25,6 +25,7 @@ from listbuilder.rules.listformat import UNIT_KEYS as UNIT_FIELDS
 from listbuilder.rules.listformat import names, read_key
 from listbuilder.rules.loadout import Carried, check_counts, read_items
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean, one_of
 
 # Keys a unit may carry besides its stats, in a catalog and in a list (declared in listformat.py).
 UNIT_KEYS = names(UNIT_FIELDS)
@@ -123,6 +124,28 @@ class System(Record):
 
     def find_unit(self, name: str) -> Unit | None:
         return self.units.get(unit_key(name))
+
+    def unit_named(
+        self, name: str, advice: str = "give a unit of its catalogs", also: Iterable[str] = (), file: Path | None = None
+    ) -> Unit:
+        """The catalog unit called ``name`` (in any case), or an ``InputError`` (about ``file``) that
+        there is none, with the closest name (``unknown_unit``); ``advice`` says what to give instead."""
+        unit = self.find_unit(name)
+        if unit is None:
+            missing = self.unknown_unit(name, also)
+            detail = ErrorDetail(message=advice, hint=missing.hint, action=missing.action)
+            raise InputError(missing.message, file=file, details=[detail])
+        return unit
+
+    def unknown_unit(self, name: str, also: Iterable[str] = ()) -> ErrorDetail:
+        """What is said wherever a name names none of the catalogs' units (``also``: the other names
+        it could have meant, a list's custom units), with the closest name and the catalog to look in."""
+        hint = did_you_mean(name, [*(u.name for u in self.units.values()), *also])
+        return ErrorDetail(
+            message=f"no unit '{name}' in the {self.id} catalogs",
+            hint=hint,
+            action=Action(kind="catalog", system=self.id),
+        )
 
     def faction_named(self, faction: str) -> str:
         """The name of this rule set's faction ``faction`` (matched in any case); an ``InputError``

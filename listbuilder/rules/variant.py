@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import Action, CatalogError, ErrorDetail, Location, did_you_mean, dotted
+from listbuilder.errors import Action, CatalogError, ErrorDetail, Location, dotted
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.rules.schema import describe_value
+from listbuilder.words import did_you_mean
 
 EXTENDS = "extends"
 REMOVE = "remove"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from listbuilder.errors import ErrorDetail, Location, did_you_mean
+from listbuilder.errors import ErrorDetail, Location
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap
 from listbuilder.rules.forcerules.base import ForceRule
@@ -36,6 +36,7 @@ from listbuilder.rules.formats import (
     Unit,
 )
 from listbuilder.rules.system import unit_key
+from listbuilder.words import did_you_mean
 
 # A placeholder is a name in braces, perhaps with a little arithmetic (worked left to right) and
 # ':words' for a number in words; any other brace is text ('{weapon: Rifle, figures: 4}' reads

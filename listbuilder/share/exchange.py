@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.editing.writer import catalog_entry, custom_entry, dump_list, list_data
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
@@ -272,8 +272,7 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     system_id = data.get("system")
     if not isinstance(system_id, str) or system_id not in catalogs.ids():
         shown = system_id if isinstance(system_id, str) else "?"
-        hint = did_you_mean(shown, catalogs.ids()) or f"the rule sets are: {', '.join(catalogs.ids())}"
-        raise fail(f"unknown rule set '{shown}'", ("system",), hint)
+        raise fail(f"unknown rule set '{shown}'", ("system",), catalogs.unknown_hint(shown))
     sent, wrong = _read(SentList, data)
     too_small = {k for k in ("limit", "revision") if isinstance(data.get(k), int) and data[k] < 1}
     blank = {"name"} if isinstance(data.get("name"), str) and not data["name"].strip() else set()
@@ -299,9 +298,8 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
         elif not raw["custom"]:  # a catalog unit: 'stats' and 'notes' are not read
             unit = system.find_unit(unit_name.strip())
             if unit is None:
-                close = did_you_mean(unit_name, [u.name for u in system.units.values()])
-                message = f"no unit '{unit_name}' in the {system.id} catalogs"
-                details.append(ErrorDetail(message=message, path=(*path, "unit"), hint=close))
+                missing = system.unknown_unit(unit_name)
+                details.append(ErrorDetail(message=missing.message, path=(*path, "unit"), hint=missing.hint))
             else:
                 units.append(catalog_entry(unit, count, leaders))
         elif entry is None or entry.stats is None:

@@ -11,7 +11,7 @@ from typing import Any
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import amount
 from listbuilder.editing.writer import catalog_entry, custom_entry, list_data
-from listbuilder.errors import Action, ErrorDetail, InputError, did_you_mean
+from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -219,8 +219,7 @@ class _Reader:
         else:
             if brackets:
                 guess = _split_revision(brackets[-1].group(1))[0]
-                hint = did_you_mean(guess, ids) or f"the rule sets are: {', '.join(ids)}"
-                self.fail(line, f"unknown rule set '{guess}'", hint)
+                self.fail(line, f"unknown rule set '{guess}'", self.catalogs.unknown_hint(guess))
             else:
                 self.fail(
                     line,
@@ -315,13 +314,8 @@ class _Reader:
     def catalog_unit(self, system: System, name: str, count: int, leader: int, line: int) -> dict[str, Any] | None:
         unit = system.find_unit(name)
         if unit is None:
-            hint = did_you_mean(name, [u.name for u in system.units.values()])
-            self.fail(
-                line,
-                f"no unit '{name}' in the {system.id} catalogs",
-                hint or "a custom unit gives its stats in [ ]",
-                Action(kind="catalog", system=system.id),
-            )
+            missing = system.unknown_unit(name)
+            self.fail(line, missing.message, missing.hint or "a custom unit gives its stats in [ ]", missing.action)
             return None
         return catalog_entry(unit, count, leader)
 

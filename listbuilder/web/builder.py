@@ -13,6 +13,7 @@ from starlette.responses import RedirectResponse, Response
 
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
+from listbuilder.memory import Bounded
 from listbuilder.web.forms import change_of, index
 from listbuilder.web.site import (
     Endpoint,
@@ -65,9 +66,9 @@ def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[st
 
 # The catalog's units as HTML, by rule set, then by (filter, read-only): they show nothing of the
 # list (its form, with the file, token and version, is drawn around them: _catalog.html), and a
-# 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The newest UNITS_KEPT
-# filters of each rule set are kept; none with a user's template folder, whose files may change.
-_UNITS: weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
+# 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The UNITS_KEPT filters
+# of each rule set used last are kept; none with a user's template folder, whose files may change.
+_UNITS: weakref.WeakKeyDictionary[Any, Bounded[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
 UNITS_KEPT = 16
 _UNITS_LOCK = threading.Lock()
 
@@ -80,15 +81,10 @@ def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
     context = {"query": query, "factions": list(factions.items()), "found": len(units), "read_only": site.read_only}
     key = (query, site.read_only)
     with _UNITS_LOCK:  # pages are drawn on worker threads
-        kept = _UNITS.setdefault(system, {}) if site.templates is None else {}
-        html = kept.get(key)
+        kept = _UNITS.setdefault(system, Bounded(UNITS_KEPT)) if site.templates is None else Bounded(0)
+    html = kept.get(key)
     if html is None:
-        html = api.render_page("web/_units.html", context, site.templates)
-    with _UNITS_LOCK:
-        kept.pop(key, None)
-        kept[key] = html  # the newest last
-        while len(kept) > UNITS_KEPT:
-            del kept[next(iter(kept))]
+        html = kept.put(key, api.render_page("web/_units.html", context, site.templates))
     return {**context, "units_html": html}
 
 

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from listbuilder import api
-from listbuilder.errors import ErrorDetail, InputError, one_of
+from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.words import one_of
 
 Fields = Mapping[str, Sequence[str]]
 

@@ -8,7 +8,7 @@ engine (exact chances) and its rules-card tables. It knows no rule set: every nu
 from fractions import Fraction
 from typing import Literal
 
-from listbuilder.errors import ErrorDetail, Location, one_of
+from listbuilder.errors import ErrorDetail, Location
 from listbuilder.odds import bounds, dice
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.mechanic import Mechanic
@@ -29,6 +29,7 @@ from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Choice, Noun, Unit
 from listbuilder.rules.loadout import carriers
 from listbuilder.rules.schema import doc
+from listbuilder.words import one_of
 
 
 @record

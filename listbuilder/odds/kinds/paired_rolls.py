@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
-from listbuilder.errors import Location, one_of
+from listbuilder.errors import Location
 from listbuilder.odds import dice
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.mechanic import Mechanic
@@ -22,6 +22,7 @@ from listbuilder.record import record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.schema import doc
+from listbuilder.words import one_of
 
 COMPARISON = re.compile(r"^\s*(\w+)\s*(>=|<=|>|<|=)\s*(\w+)\s*$")
 QUANTITIES = ("attacker", "target", "attacker_high", "attacker_low", "target_high", "target_low")

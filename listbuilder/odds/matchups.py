@@ -16,7 +16,8 @@ from listbuilder.army.constraints import check_unit
 from listbuilder.army.costing import unit_cost
 from listbuilder.army.phrases import citation
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, did_you_mean
+from listbuilder.errors import ErrorDetail
+from listbuilder.memory import Bounded
 from listbuilder.odds import bounds, dice, load
 from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.kinds import ratio_table
@@ -26,9 +27,9 @@ from listbuilder.odds.results import CardTable, Tally, figure, percent
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, resolve
 from listbuilder.record import Record, record
 from listbuilder.rules import cache
-from listbuilder.rules.cache import Bounded
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
+from listbuilder.words import did_you_mean
 
 
 @record
