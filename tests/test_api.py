@@ -63,7 +63,7 @@ def test_points_json_carries_the_entries(books):
 def test_price_a_statline_by_the_formula(books):
     # speed-range-power worked example: WW2 Soldier 6"/24"/2 = 30 (source 003, the points examples)
     system = api.get_system(books, "speed-range-power")
-    result = api.price(system, api.parse_stat_options(system, ["--speed", "6", "--range=24", "--power", "2"]))
+    result = api.price(system, api.read_stats(system, [("speed", "6"), ("range", "24"), ("power", "2")]))
     assert result.total == 30 and result.legal
     data = result.as_json()
     assert [p["cost"] for p in data["parts"]] == [6, 16, 8] and data["legal"] is True
@@ -72,7 +72,7 @@ def test_price_a_statline_by_the_formula(books):
 def test_price_refuses_unknown_stats_and_units(books):
     system = api.get_system(books, "speed-range-power")
     with pytest.raises(InputError, match="cannot be used") as exc:
-        api.parse_stat_options(system, ["--sped", "6"])
+        api.read_stats(system, [("sped", "6")])
     assert "did you mean 'speed'" in exc.value.render() and "--" not in exc.value.render()
     with pytest.raises(InputError, match="no unit 'Nobody'"):
         api.price(system, {}, "Nobody")

@@ -81,8 +81,8 @@ def _calls(books, rules, report):
         ("import_list", lambda: api.import_list(b"x", books), "text"),
         ("price", lambda: api.price(rules, "might=5"), "stats"),
         ("price", lambda: api.price(rules, {}, 3), "unit_name"),
-        ("parse_stat_options", lambda: api.parse_stat_options(rules, None), "args"),
-        ("parse_stat_options", lambda: api.parse_stat_options(rules, [3]), "args"),
+        ("read_stats", lambda: api.read_stats(rules, None), "given"),
+        ("read_stats", lambda: api.read_stats(rules, [3]), "given"),
         ("odds", lambda: api.odds(books, "might-skirmish", None, "Hunter"), "attacker"),
         ("odds", lambda: api.odds(books, None, "Hunter", "Hunter"), "system_id"),
         ("odds", lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", "cover=none"), "situation"),
@@ -145,7 +145,7 @@ def test_the_message_says_what_was_expected_and_found(books):
 def test_paths_and_sequences_of_the_right_kind_still_pass(books):
     assert api.check_list(ZOMBIES, books).legal()
     assert api.open_catalogs([]) is not None and api.open_catalogs(()) is not None
-    assert api.odds(books, "might-skirmish", "Hunter", "Hunter", ("attack=melee",)).system == "might-skirmish"
+    assert api.odds(books, "might-skirmish", "Hunter", "Hunter", {"attack": "melee"}).system == "might-skirmish"
 
 
 def test_nothing_to_print_is_refused(books, report):
@@ -201,9 +201,10 @@ def test_the_api_refuses_what_the_cli_refuses(tmp_path):
         (lambda: api.limit_option(10, 20), "give the limit in points or in figures, not both"),
         (lambda: api.list_file_name(ms, "🧟"), "cannot make a file name"),
         (lambda: api.diff_files(ZOMBIES, EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books), "different rule"),
-        (lambda: api.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these stats cannot be used"),
+        (lambda: api.read_stats(ms, [("might", "6"), ("might", "7")]), "Might is given twice"),
         (lambda: api.price(ms, {}), "give the stats of the unit to price"),
-        (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", ["cover=none", "cover=partial"]), "twice"),
+        (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", {"cover": "nowhere"}), "found 'nowhere'"),
+        (lambda: api.odds(books, "might-skirmish", "Hunter", "Hunter", {"cover": True}), "'cover' needs a value"),
     ]
     for call, expected in cases:
         with pytest.raises(InputError) as caught:
@@ -212,5 +213,5 @@ def test_the_api_refuses_what_the_cli_refuses(tmp_path):
     assert not (tmp_path / "a.yaml").exists()
     assert api.limit_option(None, 20) == (20, "figures") and api.limit_option(None, None) == (None, None)
     assert api.list_file_name(ms, "ゾンビ家族").name == "ゾンビ家族.yaml"
-    changed = api.price(ms, api.parse_stat_options(ms, ["--might", "3"]), "Hunter")
+    changed = api.price(ms, api.read_stats(ms, [("might", "3")]), "Hunter")
     assert changed.unit.name == "Hunter with Might 3" and changed.total == 3 and changed.as_json()["total"] == 3

@@ -64,8 +64,8 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.api.lists import Pricing as Pricing
     from listbuilder.api.lists import check_list as check_list
     from listbuilder.api.lists import check_text as check_text
-    from listbuilder.api.lists import parse_stat_options as parse_stat_options
     from listbuilder.api.lists import price as price
+    from listbuilder.api.lists import read_stats as read_stats
     from listbuilder.api.matchups import Matchups as Matchups
     from listbuilder.api.matchups import odds as odds
     from listbuilder.api.matchups import odds_lists as odds_lists
@@ -180,7 +180,7 @@ _FROM = {
         "Changed change_list delete_list deleted_lists duplicate_list folder_lists "
         "list_file list_state restore_list tidy_folder"
     ),
-    "listbuilder.api.lists": "Pricing check_list check_text parse_stat_options price",
+    "listbuilder.api.lists": "Pricing check_list check_text price read_stats",
     "listbuilder.api.matchups": "Matchups odds odds_lists",
     "listbuilder.api.play": (
         "Board End Game GameSummary Mark NextTurn OddsChoices Piece Played RollDice Score SituationOption "

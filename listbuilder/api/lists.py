@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from listbuilder.army.listfile import parse_list, read_list
-from listbuilder.army.pricing import Pricing, parse_stat_options, price
+from listbuilder.army.pricing import Pricing, price, read_stats
 from listbuilder.army.report import Report, build_report
 from listbuilder.collector import few_collections
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 
-__all__ = ["Pricing", "check_list", "check_text", "parse_stat_options", "price"]
+__all__ = ["Pricing", "check_list", "check_text", "price", "read_stats"]
 
 
 def check_list(path: Path, catalogs: Catalogs) -> Report:
