@@ -2,12 +2,16 @@
 
 Target: each whole-process edit of a list of 200,000 entries (`add`, `remove`, `set`) costs at
 most 2x `listbuilder validate` of the same file, and so does a change posted to `listbuilder serve`
-(the server's own CPU seconds for the request, against validate's whole process). Figures are
+(the server's own CPU seconds for the request, against validate's whole process); and, in one
+process on a list of 10,000 entries, each kind of change (`apply_change`: one more of an entry, a
+unit of another faction, one model removed, every entry of a unit removed, a key set) and a
+builder's change with its undo step (`change_list`) costs at most 2x reading and judging the list
+(`check_list`). Figures are
 medians of CPU seconds (the machine is shared: wall time mostly measures the other users), every
 command timed interleaved with validate in the same run. Before this work `add` took 23 s there,
 about ten times validate.
 
-Run: python benchmarks/bench_edit.py [--runs N] [--entries N]
+Run: python benchmarks/bench_edit.py [--runs N] [--entries N] [--in-process-entries N]
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from common import check, interleaved, listbuilder_command, precompile, report_line
+from common import check, interleaved, listbuilder_command, precompile, report_line, timed
 
 NAMES = ("Windblade", "Elf Archer", "Wind Hawk", "Forest Cat", "Gale Sniper", "Bladedancer", "Duelist")
 
@@ -99,10 +103,46 @@ def web_changes(folder: Path, runs: int) -> list[float]:
         proc.wait(timeout=30)
 
 
+def in_process(folder: Path, entries: int, runs: int) -> bool:
+    """Each change in this process against ``check_list`` of the same list, in CPU seconds."""
+    import shutil
+
+    from listbuilder import api
+
+    big = write_list(folder / "source.yaml", entries)
+    path = folder / "big.yaml"
+    catalogs = api.open_catalogs(None)
+    api.check_list(big, catalogs)  # the rule set loaded, as in any process
+    changes = {
+        "add (one more of an entry)": api.AddUnit(unit="Duelist"),
+        "add (a unit of another faction)": api.AddUnit(unit="Hunter"),
+        "remove one model": api.RemoveUnit(unit="Wind Hawk", count=1),
+        "remove every entry of a unit": api.RemoveUnit(unit="Forest Cat"),
+        "set points": api.SetField(key="points", value=150),
+    }
+    print(f"in one process, a list of {entries:,} entries")
+    ok = True
+    for name, change in changes.items():
+        reads, edits = [], []
+        for _ in range(runs):
+            shutil.copy(big, path)
+            reads += timed(lambda: api.check_list(path, catalogs), 1)
+            edits += timed(lambda c=change: api.apply_change(path, catalogs, c), 1)
+        ok &= check(f"{name} / check_list", statistics.median(edits) / statistics.median(reads), 2.0)
+    shutil.copy(big, path)
+    reads, edits = [], []
+    for _ in range(runs):
+        reads += timed(lambda: api.check_list(path, catalogs), 1)
+        edits += timed(lambda: api.change_list(folder, "big.yaml", catalogs, api.AddUnit(unit="Duelist")), 1)
+    ok &= check("builder change / check_list", statistics.median(edits) / statistics.median(reads), 2.0)
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
     parser.add_argument("--entries", type=int, default=200_000, help="entries of the list (default 200,000)")
+    parser.add_argument("--in-process-entries", type=int, default=10_000, help="entries of the in-process list")
     args = parser.parse_args()
     precompile()
     ok = True
@@ -120,6 +160,8 @@ def main() -> int:
         web = web_changes(Path(tmp), args.runs)
         print(report_line("web change (server CPU)", web))
         ok &= check("web change / validate", statistics.median(web) / base, 2.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        ok &= in_process(Path(tmp), args.in_process_entries, args.runs)
     return 0 if ok else 1
 
 

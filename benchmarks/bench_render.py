@@ -23,7 +23,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, check, interleaved, listbuilder_command, precompile, report_line, time_once
+from common import (
+    ROOT,
+    as_a_listbuilder_process,
+    check,
+    interleaved,
+    listbuilder_command,
+    precompile,
+    report_line,
+    time_once,
+)
 
 SIXTEEN = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
 OPPONENT = ROOT / "examples" / "might-skirmish-zombie-family.legal.yaml"
@@ -57,6 +66,7 @@ def in_process(runs: int, html_path: Path, out: Path) -> tuple[list[float], list
 
     from listbuilder import api
 
+    as_a_listbuilder_process()
     catalogs = api.open_catalogs()
     html = html_path.read_text(encoding="utf-8")
     ours, naive, vs, ours_cpu = [], [], [], []

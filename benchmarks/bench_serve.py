@@ -1,8 +1,8 @@
 """Speed and memory of the web builder, `listbuilder serve` (issue 13).
 
 Targets, each against a baseline measured in the same run:
-  * start-up: from starting `listbuilder serve` to the first page, at most 1.5x the same for a
-    bare Starlette app with one page, served by uvicorn the same way;
+  * start-up: from starting `listbuilder serve` to the first page, at most 2x the same for a
+    bare Starlette app with one page, served by uvicorn the same way (issue 30's budget);
   * adding a unit to a 16-fighter list, one full HTTP round trip (as htmx makes it): median at
     most 30 ms, 95th percentile at most 60 ms (baseline: a bare Starlette form post);
   * click to updated total in Chromium (htmx swapping the builder in place): median at most 150 ms;
@@ -30,6 +30,7 @@ from urllib.parse import urlencode
 from common import ROOT, listbuilder_command, precompile, report_line
 
 SIXTEEN = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
+START_BUDGET = 2.0
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 BARE = """
@@ -181,7 +182,7 @@ def main() -> None:
         base.append(first_page([sys.executable, str(bare)]))
     print(report_line("  listbuilder serve", ours))
     print(report_line("  bare Starlette + uvicorn", base))
-    print(f"  ratio {statistics.median(ours) / statistics.median(base):.2f}x (target at most 1.5x)")
+    print(f"  ratio {statistics.median(ours) / statistics.median(base):.2f}x (budget: at most {START_BUDGET:g}x)")
     if args.instructions:
         # The same start-ups counted in instructions: the same count on a busy machine as on an
         # idle one, where the times above swing with the other processes on it.

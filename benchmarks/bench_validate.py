@@ -1,9 +1,9 @@
 """Speed of `listbuilder validate` and of start-up (issues: core, 10).
 
-Targets:
-  * a whole-process `listbuilder validate` of a 16-fighter list takes at most 1.5x the time of
-    `python -c "import yaml, pydantic"`, measured interleaved in the same run;
-  * `listbuilder --version` takes at most 1.1x `python -c "import typer"`, likewise;
+Budgets (issue 30, "Start-up budgets, re-set"):
+  * a whole-process `listbuilder validate` of a 16-fighter list (warm rule-set cache) takes at
+    most 2.5x the time of `python -c "import yaml, pydantic"`, measured interleaved in the same run;
+  * `listbuilder --version` takes at most 1.5x `python -c "import typer"`, likewise;
   * validating 1,000 lists in one process takes under 1 s.
 
 Run: python benchmarks/bench_validate.py [--runs N] [--quick]
@@ -18,9 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, interleaved, listbuilder_command, median_ms, precompile, report_line
+from common import ROOT, as_a_listbuilder_process, interleaved, listbuilder_command, median_ms, precompile, report_line
 
 SIXTEEN = ROOT / "examples" / "might-skirmish-windblade-elves.legal.yaml"
+VALIDATE_BUDGET = 2.5
+VERSION_BUDGET = 1.5
 
 
 def whole_process(runs: int) -> tuple[float, float]:
@@ -51,9 +53,9 @@ def whole_process(runs: int) -> tuple[float, float]:
     base, ours, typer_base, version, cold = (statistics.median(v) for v in times.values())
     print(f"ratio without the catalog cache (every run re-reads and re-checks the rule set): {cold / base:.2f}x")
     ratio = ours / base
-    print(f"ratio validate / import yaml, pydantic: {ratio:.2f}x (target: at most 1.50x)")
+    print(f"ratio validate / import yaml, pydantic: {ratio:.2f}x (budget: at most {VALIDATE_BUDGET:.2f}x)")
     start = version / typer_base
-    print(f"ratio --version / import typer: {start:.2f}x (target: at most 1.10x)")
+    print(f"ratio --version / import typer: {start:.2f}x (budget: at most {VERSION_BUDGET:.2f}x)")
     return ratio, start
 
 
@@ -61,6 +63,7 @@ def many_lists(count: int = 1000, repeats: int = 5) -> float:
     from listbuilder.api import check_list
     from listbuilder.rules.catalog import Catalogs
 
+    as_a_listbuilder_process()
     examples = sorted((ROOT / "examples").glob("*.yaml"))
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
@@ -90,7 +93,7 @@ def main() -> int:
     precompile()
     ratio, start = whole_process(11 if args.quick else args.runs)
     seconds = many_lists(repeats=3 if args.quick else 5)
-    ok = ratio <= 1.5 and start <= 1.1 and seconds < 1.0
+    ok = ratio <= VALIDATE_BUDGET and start <= VERSION_BUDGET and seconds < 1.0
     print("PASS" if ok else "MISS", "(figures above are medians on this machine)")
     return 0 if ok else 1
 

@@ -6,6 +6,7 @@ interleaved with its baseline in the same run: compare the ratio, not the raw se
 
 from __future__ import annotations
 
+import gc
 import resource
 import statistics
 import subprocess
@@ -28,6 +29,17 @@ def precompile() -> None:
     import listbuilder
 
     compileall.compile_dir(str(Path(listbuilder.__file__).parent), quiet=1)
+
+
+def as_a_listbuilder_process() -> None:
+    """Run this process at the garbage collector's pace that every listbuilder process runs at
+    (``listbuilder.cli.main`` sets it as it starts), so work timed in process is timed as a
+    command or ``serve`` does it. A checkout from before that pace was set there sets nothing."""
+    from listbuilder import cli
+
+    thresholds = getattr(cli, "COLLECTOR_THRESHOLDS", None)
+    if thresholds is not None:
+        gc.set_threshold(*thresholds)
 
 
 def listbuilder_command() -> list[str]:

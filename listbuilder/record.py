@@ -112,6 +112,9 @@ class Record:
     __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
     # (name, default, default factory) of each field: what __init__ needs, read once per class.
     __record_init__: tuple[tuple[str, Any, Any], ...] = ()
+    # How pydantic reads a record from a file (rules/schema.py): strictly ("10" is no number), and
+    # closed (an unknown key is an error). A pydantic ``ConfigDict``, which is a plain dict.
+    __pydantic_config__: ClassVar[Mapping[str, Any]] = {"strict": True, "extra": "forbid", "allow_inf_nan": False}
 
     def __init__(self, **values: Any) -> None:
         own = self.__dict__  # every record class has one; assigning through it skips __setattr__
@@ -129,6 +132,15 @@ class Record:
             own[name] = value
         if values:
             raise TypeError(f"{type(self).__name__}() got unexpected arguments: {', '.join(values)}")
+
+    def __post_init__(self) -> None:
+        """Freeze what pydantic read into this record: it builds a record as it builds any dataclass,
+        from its fields without ``__init__``, then calls this (lists it read are tuples already, but
+        a mapping is a dict and a value of type ``Any`` is as the file had it)."""
+        own = self.__dict__
+        for name, value in own.items():
+            if type(value) not in _PLAIN and not isinstance(value, Record):
+                own[name] = freeze(value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field '{name}': {type(self).__name__} is immutable")

@@ -36,10 +36,48 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True, scope="session")
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Tests use a catalog cache of their own, never the user's."""
-    import os
-
+    """Tests use a catalog cache of their own, never the user's: one for each pytest-xdist worker
+    (each has its own temporary folder), so no two processes of a run share one."""
     os.environ["LISTBUILDER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
+def _shared_fixtures(item: pytest.Item) -> str | None:
+    """The module and the module-scoped fixtures' parameters an item shares with its neighbours
+    (a server, a browser, a built wheel...), or None for an item that has none."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    shared = []
+    for name in getattr(item, "fixturenames", ()):
+        defs = info.name2fixturedefs.get(name)
+        if defs and defs[-1].scope in ("module", "class"):
+            shared.append(name)
+    if not shared:
+        return None
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return item.nodeid.split("::")[0] + "".join(f"[{params[n]}]" for n in sorted(shared) if n in params)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test that opens Chromium is marked ``browser`` (``-m "not browser"`` leaves them out).
+    Tests that share a module's fixture run on one pytest-xdist worker (``--dist loadgroup``), which
+    starts it once: one group a module, or a group for each parameter of such a fixture (the
+    accessibility pages in each colour scheme and width); every other test goes where a worker is free."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        group = _shared_fixtures(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``axe`` looks for axe-core before any of its fixtures starts a browser or a
+    server: without it, it skips (or fails, under LISTBUILDER_REQUIRE_BROWSER=1) at once."""
+    import axe
+
+    axe.require(item.get_closest_marker("axe") is not None)
 
 
 EXAMPLES = ROOT / "examples"

@@ -253,33 +253,3 @@ def test_text_is_held_to_the_size_of_a_file(books):
     for action in (api.check_text, api.fix_text):
         with pytest.raises(InputError, match="a YAML text is at most"):
             action(huge, books)
-
-
-def test_the_collector_pauses_while_lists_are_read_and_starts_again(books):
-    import gc
-    import threading
-
-    from listbuilder.collector import few_collections
-
-    assert gc.isenabled()
-    seen: list[bool] = []
-    inside = threading.Event()
-    leave = threading.Event()
-
-    def reader() -> None:
-        with few_collections():
-            inside.set()
-            leave.wait(5)
-
-    t = threading.Thread(target=reader)
-    t.start()
-    inside.wait(5)
-    with few_collections():  # an overlapping block in this thread, ending first
-        seen.append(gc.isenabled())
-    seen.append(gc.isenabled())  # the other block still runs: still paused
-    leave.set()
-    t.join(5)
-    seen.append(gc.isenabled())
-    api.check_list(ZOMBIES, books)
-    seen.append(gc.isenabled())
-    assert seen == [False, False, True, True]

@@ -70,9 +70,9 @@ def test_what_a_page_quotes_is_there(page):
 
 def test_the_readme_sections_the_pages_quote_are_moved_whole():
     hooks = _hooks()
-    odds = hooks.readme_section("## Odds")
-    assert odds.startswith("listbuilder works out the chances") and "## " not in odds
-    assert "](docs/" not in hooks.readme_section("## Build lists in the browser")
+    codes = hooks.readme_section("## Exit codes")
+    assert "| 130 |" in codes and "## " not in codes
+    assert "<!-- readme: ## Exit codes -->" in (DOCS / "lists.md").read_text(encoding="utf-8")
     with pytest.raises(ValueError, match="no heading"):
         hooks.readme_section("## Nothing of the kind")
 
@@ -82,6 +82,10 @@ def test_the_readme_is_the_front_door_to_the_site():
     assert "[`docs/`](docs/index.md)" in readme and "mkdocs serve" in readme
     for page in ("authors/guide.md", "authors/fields.md", "authors/variants.md", "authors/tests.md"):
         assert f"(docs/{page})" in readme
+    # every page a player or an author reads next, and every picture, is found where it links
+    linked = re.findall(r"\]\((docs/[^)#]+)(?:#[^)]*)?\)", readme)
+    assert {"docs/lists.md", "docs/browser.md", "docs/play.md", "docs/api.md"} <= set(linked)
+    assert [target for target in linked if not (ROOT / target).is_file()] == []
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "mkdocs build --strict" in run and 'pip install -e ".[docs]"' in run
 

@@ -184,11 +184,12 @@ def test_the_monster_mash_comment_says_14_points_over(catalogs):
     assert f"{over} points over" in path.read_text(encoding="utf-8").splitlines()[1]
 
 
-def test_the_readme_bound_for_twelve_dice_a_side_is_for_24_dice():
+def test_the_odds_pages_bound_for_twelve_dice_a_side_is_for_24_dice():
     bound = cut_short(24, 6, 6, 10)  # twelve dice a side, followed ten deep (000 lines 79-81)
     per_100_million = round(float(bound) * 1e8)
     assert per_100_million == 7
-    assert f"about {per_100_million} in 100 million for twelve dice a side" in README
+    odds = (ROOT / "docs" / "odds.md").read_text(encoding="utf-8")
+    assert f"about {per_100_million} in 100 million for twelve dice a side" in " ".join(odds.split())
 
 
 def test_the_leader_ruling_quotes_its_line(catalogs):

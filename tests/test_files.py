@@ -1,16 +1,13 @@
-"""The library's files: one atomic write, one bounded read, one rule for trusting a cache file,
-and the collector paused for one bounded piece of work at a time."""
+"""The library's files: one atomic write, one bounded read, one rule for trusting a cache file."""
 
 from __future__ import annotations
 
-import gc
 import os
 import stat
 import threading
 
 import pytest
 
-from listbuilder import collector
 from listbuilder.files import private, reading, writing
 
 
@@ -92,7 +89,7 @@ def test_writers_at_once_never_share_a_temporary_name(tmp_path, monkeypatch):
 def test_a_temporary_name_taken_by_a_link_is_never_written_through(tmp_path, monkeypatch):
     victim = tmp_path / "victim"
     victim.write_bytes(b"keep")
-    monkeypatch.setattr(writing.os, "urandom", lambda n: b"\0" * n)
+    monkeypatch.setattr(writing.secrets, "token_hex", lambda n: "00" * n)
     (tmp_path / f".x.{'00' * 4}.tmp").symlink_to(victim)
     with pytest.raises(FileExistsError):
         writing.atomic_write(tmp_path / "x", b"evil")
@@ -223,47 +220,3 @@ def test_a_cache_folder_is_used_only_if_private(tmp_path, mode, trusted):
     folder.mkdir()
     folder.chmod(mode)
     assert private.trusted_folder(folder.stat()) is trusted
-
-
-def test_the_collector_is_paused_for_one_block_and_started_again():
-    assert gc.isenabled()
-    with collector.few_collections():
-        assert not gc.isenabled()
-        with collector.few_collections():  # a nested block leaves the pause to the outer one
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
-
-
-def test_a_block_in_another_thread_does_not_make_the_pause_last():
-    """The pause ends with the block that began it, even while another thread's block runs: the
-    collector is never off for longer than one bounded piece of work."""
-    assert gc.isenabled()
-    started, release, seen = threading.Event(), threading.Event(), []
-
-    def other() -> None:
-        with collector.few_collections():
-            started.set()
-            release.wait(5)
-            seen.append(gc.isenabled())
-
-    with collector.few_collections():
-        t = threading.Thread(target=other)
-        t.start()
-        started.wait(5)
-        seen.append(gc.isenabled())
-    seen.append(gc.isenabled())  # the first block ended: on again, though the other still runs
-    release.set()
-    t.join(5)
-    assert seen == [False, True, True]
-    assert gc.isenabled()
-
-
-def test_the_collector_stays_off_if_it_was_off():
-    gc.disable()
-    try:
-        with collector.few_collections():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()

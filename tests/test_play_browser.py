@@ -208,6 +208,7 @@ def test_odds_at_hand(phone: Phone, server: Server):
     assert "target killed" in table and "16.2%" in table
 
 
+@pytest.mark.axe
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("file", ["zombies.yaml", "marines.yaml", "rangers.yaml"])
 def test_axe_finds_nothing_serious(browser: Any, server: Server, folder: Path, scheme: str, file: str):

@@ -94,7 +94,7 @@ def test_the_tests_that_need_an_outside_program_are_skipped_without_it(tmp_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LISTBUILDER_")}
     env |= {"LISTBUILDER_CHROMIUM": str(tmp_path / "no-chromium"), "PATH": str(Path(sys.executable).parent)}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *named],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", *named],  # one process: 2 files
         cwd=ROOT,
         env=env,
         capture_output=True,

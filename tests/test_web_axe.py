@@ -14,6 +14,8 @@ from axe import serious_violations
 from conftest import EXAMPLES
 from webserver import Server, start
 
+pytestmark = pytest.mark.axe
+
 # One list of each rule set (a legal one and, for might-skirmish and deathmelt, one that breaks a rule).
 LISTS = {
     "zombies.yaml": "might-skirmish-zombie-family.legal.yaml",

@@ -16,8 +16,6 @@ import pytest
 from conftest import EXAMPLES
 from webserver import Server, start
 
-from listbuilder.web import security
-
 ZOMBIES = "zombies.yaml"
 ELVES = "elves.yaml"
 BIG = "big.yaml"
@@ -28,6 +26,8 @@ HEAVY = [
     f"/list/{ZOMBIES}/print?format=html",
     f"/list/{ZOMBIES}/compare?with={ELVES}",
     "/card/deathzap/download?format=html",
+    f"/list/{ZOMBIES}/play/odds",
+    f"/list/{ZOMBIES}/play/odds?attacker=1&against={ELVES}%231",
 ]
 
 
@@ -137,76 +137,3 @@ async def _get(app: Any, path: str, headers: dict[str, str] | None = None) -> tu
 
     await app(scope, receive, send)
     return status, body.decode("utf-8", "replace")
-
-
-# --- the limit itself, on the guard with a stand-in app ---------------------------------------
-
-
-def test_at_most_a_few_heavy_gets_run_at_once_and_the_rest_wait_or_are_refused():
-    running = peak = 0
-    release = asyncio.Event()
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        nonlocal running, peak
-        if scope["path"] != "/":
-            running += 1
-            peak = max(peak, running)
-            await release.wait()
-            running -= 1
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
-
-    guard = security.Guard(app, ["127.0.0.1:9"], token="t")
-
-    async def get(path: str) -> int:
-        return (await _get(guard, path))[0]
-
-    async def scenario() -> tuple[list[int], int]:
-        many = security.HEAVY_AT_ONCE + security.HEAVY_WAITING
-        tasks = [asyncio.create_task(get("/list/a.yaml/doctor")) for _ in range(many + 3)]
-        await asyncio.sleep(0.05)
-        ordinary = await asyncio.wait_for(get("/"), 1)  # not held up by the heavy ones
-        release.set()
-        return [await t for t in tasks], ordinary
-
-    statuses, ordinary = asyncio.run(scenario())
-    assert ordinary == 200
-    assert peak == security.HEAVY_AT_ONCE
-    assert statuses.count(200) == security.HEAVY_AT_ONCE + security.HEAVY_WAITING
-    assert statuses.count(503) == 3
-
-
-@pytest.mark.parametrize(
-    ("path", "query", "heavy"),
-    [
-        ("/list/a.yaml/doctor", "", True),
-        ("/list/a.yaml", "doctor=fix", True),
-        ("/list/a.yaml", "doctor=", False),
-        ("/list/a.yaml", "q=hunter", False),
-        ("/list/a.yaml/print", "format=html", True),
-        ("/list/a.yaml/compare", "", True),
-        ("/card/deathzap/download", "", True),
-        ("/card/deathzap", "", False),
-        ("/list/a.yaml/share", "", False),
-        ("/", "doctor=fix", False),
-    ],
-)
-def test_which_gets_are_heavy(path: str, query: str, heavy: bool):
-    assert security.is_heavy(path, query) is heavy
-
-
-def test_a_server_hands_the_interpreter_lock_on_often(tmp_path: Path):
-    # Beside two doctors at work on worker threads, an ordinary page waited 5 ms (Python's
-    # default) at each turn of the lock and took 170-340 ms; at 0.5 ms it took about 60 ms.
-    import sys
-
-    from listbuilder.web import app as web_app
-
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)  # Python's default
-        web_app.create_app(tmp_path, catalogs=[])
-        assert sys.getswitchinterval() == pytest.approx(web_app.SWITCH_SECONDS)
-        assert web_app.SWITCH_SECONDS <= 0.0005
-    finally:
-        sys.setswitchinterval(before)

@@ -116,7 +116,7 @@ def test_every_page_renders_off_the_event_loop(app, renders, method, path, statu
 
 
 def test_a_page_asked_for_on_the_loop_keeps_the_headers_set_before_it_is_sent(app, renders):
-    site = app.app.state.site
+    site = app.state.site
     scope = scope_of("GET", "/")
 
     async def ask() -> tuple[int, dict[str, str], str]:
@@ -147,7 +147,7 @@ def test_a_page_asked_for_on_the_loop_keeps_the_headers_set_before_it_is_sent(ap
 
 def test_a_page_asked_for_where_no_loop_runs_renders_there_at_once(app, renders):
     # as a handler's work does on its worker thread (the builder page): no second hop
-    site = app.app.state.site
+    site = app.state.site
     answer = site.page("error.html", Request(scope_of("GET", "/")), 400, title="Bad", message="No such unit")
     assert renders == [("web/error.html", False, threading.get_ident())]
     assert b"No such unit" in answer.body and answer.headers["content-length"] == str(len(answer.body))

@@ -367,6 +367,7 @@ def test_a_refusal_in_plain_text_or_no_answer_is_said_above_the_page_not_swapped
 # --- axe-core on every state a trip leaves a page in ---------------------------------------------
 
 
+@pytest.mark.axe
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
 def test_axe_finds_nothing_serious_in_these_states(

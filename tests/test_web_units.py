@@ -282,6 +282,7 @@ def test_a_unit_the_list_has_not_is_said_so(server: Server, folder: Path):
 # --- what it looks like ---------------------------------------------------------------------------
 
 
+@pytest.mark.axe
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
 def test_axe_finds_nothing_serious_with_everything_open(browser: Browser, server: Server, folder: Path, width, scheme):

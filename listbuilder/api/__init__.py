@@ -131,7 +131,6 @@ if TYPE_CHECKING:  # the names of _FROM below, for the type checker (tests/test_
     from listbuilder.army.phrases import stats_line as stats_line
     from listbuilder.army.phrases import total_text as total_text
     from listbuilder.army.report import Report as Report
-    from listbuilder.collector import few_collections as few_collections
     from listbuilder.doctor import DoctorAnswer as DoctorAnswer
     from listbuilder.editing.changes import AddUnit as AddUnit
     from listbuilder.editing.changes import Change as Change
@@ -219,7 +218,6 @@ _FROM = {
     "listbuilder.editing.state": "EntryRow ListState ListSummary",
     # The catalog's units as a builder offers them to add.
     "listbuilder.editing.choices": "UnitChoice unit_choices",
-    "listbuilder.collector": "few_collections",
 }
 _MODULE_OF = lazy.modules_of(_FROM)
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder import editing
 from listbuilder.api.printing import write_file
-from listbuilder.collector import few_collections
 from listbuilder.editing import folder as lists
 from listbuilder.editing.state import (
     ListState,
@@ -74,9 +73,8 @@ def change_list(
     saw; if the file is not at it, nothing is written (``ConflictError``). ``state=False`` leaves
     out the list's state after the change (a page that redirects does not show it)."""
     path = list_file(folder, name)
-    with few_collections():
-        result = editing.apply_change(path, catalogs, change, expect=expect, history=True)
-        after = state_of(name, path, result.text, result.report) if state else None
+    result = editing.apply_change(path, catalogs, change, expect=expect, history=True)
+    after = state_of(name, path, result.text, result.report) if state else None
     return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
 
 

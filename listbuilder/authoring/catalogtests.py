@@ -25,6 +25,7 @@ from listbuilder.army.report import Report, build_report
 from listbuilder.authoring.stale import changes, stale_texts
 from listbuilder.errors import CatalogError, ErrorDetail, InputError, ListbuilderError
 from listbuilder.files.yamldoc import Document, load_yaml
+from listbuilder.odds.load import load_odds
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import FACTIONS_DIR, SYSTEM_FILE, Catalogs
 from listbuilder.rules.forcerules import StatRange, UnitSize
@@ -122,10 +123,6 @@ def check_catalog(folder: Path, extra_roots: Sequence[Path] = ()) -> CatalogChec
 
     A folder that cannot be loaded raises its located ``CatalogError``; a test list that cannot
     be read is a failed test."""
-    # start-up: the odds package loads only to check a catalog, not for reprice or book (which
-    # import this module too)
-    from listbuilder.odds.load import load_odds
-
     books = catalogs_for(folder, extra_roots)
     system = books.get(named(folder).name)
     load_reference(system)

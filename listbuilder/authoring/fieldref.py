@@ -115,7 +115,7 @@ def _section(cls: type, level: str) -> list[str]:
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
-        text = str(f.metadata.get("doc", ""))
+        text = str(f.metadata.get("description", ""))
         lines.append(f"| `{f.name}` | {_type(field_type(cls, f))} | {_default(f)} | {_cell(text)} |")
     return [*lines, ""]
 

@@ -1,9 +1,9 @@
 """JSON Schemas of the catalog files, generated from the records the loader reads them as.
 
 ``system.yaml`` is read as ``SystemFile``, a faction file as ``FactionFile``, ``reference.yaml`` as
-``ReferenceFile`` and ``odds.yaml`` as ``OddsFile``: frozen dataclasses whose annotations
-``rules/schema.py`` turns into the loader's validators and whose ``doc`` is each field's help.
-This module turns the same annotations into JSON Schema (draft-07, the draft yaml-language-server
+``ReferenceFile`` and ``odds.yaml`` as ``OddsFile``: records that pydantic reads
+(``rules/schema.py`` ``adapter``) and whose ``doc`` is each field's help. The JSON Schema is the
+one pydantic makes from that very adapter, written as draft-07 (the draft yaml-language-server
 supports best), so an editor completes and explains a catalog file as the loader would judge it:
 
 - every record is a closed object (``additionalProperties: false``), its required keys those
@@ -19,21 +19,18 @@ DIR`` writes them; ``tests/test_catalog_schemas.py`` regenerates and compares th
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
-import types
-import typing
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any
 
 from listbuilder.files.writing import write_output
 from listbuilder.odds.spec import OddsFile
 from listbuilder.rules.formats import FactionFile, SystemFile
 from listbuilder.rules.listformat import UNIT_KEYS, key_schema
 from listbuilder.rules.reference import ReferenceFile
-from listbuilder.rules.schema import field_type
+from listbuilder.rules.schema import adapter
 from listbuilder.rules.variant import EXTENDS, REMOVE
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
@@ -61,113 +58,77 @@ def _first_line(text: str | None) -> str:
     return " ".join((text or "").strip().split("\n\n")[0].split())
 
 
-class _Builder:
-    """Definitions for records, each once, in full and (for a variant's files) partial."""
-
-    def __init__(self) -> None:
-        self.definitions: dict[str, Any] = {}
-
-    def schema(self, tp: Any, partial: bool) -> dict[str, Any]:
-        origin = get_origin(tp)
-        if tp is str:
-            return {"type": "string"}
-        if tp is bool:
-            return {"type": "boolean"}
-        if tp is int:
-            return {"type": "integer"}
-        if tp is float:
-            return {"type": "number"}
-        if tp is Any:
-            return {}
-        if tp is type(None):
-            return {"type": "null"}
-        if origin is Literal:
-            values = list(get_args(tp))
-            return {"const": values[0]} if len(values) == 1 else {"enum": values}
-        if origin is tuple:
-            return {"type": "array", "items": self.schema(get_args(tp)[0], partial)}
-        if origin in (dict, Mapping, typing.Mapping) or tp is dict:
-            _, value = get_args(tp) or (str, Any)
-            return {"type": "object", "additionalProperties": self.schema(value, partial)}
-        if origin in (Union, types.UnionType):
-            return self._union(tp, partial)
-        if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-            return {"$ref": f"#/definitions/{self.record(tp, partial)}"}
-        raise TypeError(f"no JSON Schema for {tp!r}")  # pragma: no cover - a programming error
-
-    def _union(self, tp: Any, partial: bool) -> dict[str, Any]:
-        args = [a for a in get_args(tp) if a is not type(None)]
-        nullable = len(args) != len(get_args(tp))
-        records: list[type] = [a for a in args if dataclasses.is_dataclass(a) and isinstance(a, type)]
-        if len(args) > 1 and records and len(records) == len(args) and all(_kind(a) for a in records):
-            inner = self._kinds(records, partial)
-        elif len(args) == 1:
-            inner = self.schema(args[0], partial)
-        else:
-            inner = {"anyOf": [self.schema(a, partial) for a in args]}
-        return {"anyOf": [inner, {"type": "null"}]} if nullable else inner
-
-    def _kinds(self, records: list[type], partial: bool) -> dict[str, Any]:
-        """One of several records told apart by ``kind``: the kind picks the record."""
-        kinds = {str(k): r for r in records for k in _kind(r)}
-        out: dict[str, Any] = {
-            "type": "object",
-            "properties": {"kind": {"enum": list(kinds), "description": "which kind this is"}},
-            "allOf": [
-                {
-                    "if": {"properties": {"kind": {"const": k}}, "required": ["kind"]},
-                    "then": {"$ref": f"#/definitions/{self.record(r, partial)}"},
-                }
-                for k, r in kinds.items()
-            ],
-        }
-        if partial:  # a variant's item may change a base item of any kind by its id alone
-            out["anyOf"] = [{"$ref": f"#/definitions/{self.record(r, partial)}"} for r in dict.fromkeys(records)]
-        else:
-            out["required"] = ["kind"]
-        return out
-
-    def record(self, cls: type, partial: bool, top: bool = False) -> str:
-        name = cls.__name__ + ("Partial" if partial else "")
-        if name in self.definitions:
-            return name
-        self.definitions[name] = {}  # a placeholder while its fields are built (records may nest)
-        properties: dict[str, Any] = {}
-        required = []
-        for f in dataclasses.fields(cls):
-            if not f.init:
-                continue
-            prop: dict[str, Any]
-            if cls is FactionFile and f.name == "units":
-                prop = {"type": "array", "items": _unit_schema()}
-            else:
-                prop = self.schema(field_type(cls, f), partial)
-            text = str(f.metadata.get("doc", ""))
-            if text:
-                prop = {**prop, "description": text} if "$ref" not in prop else {"allOf": [prop], "description": text}
-            if f.default is not dataclasses.MISSING and _plain(f.default):
-                prop["default"] = list(f.default) if isinstance(f.default, tuple) else f.default
-            properties[f.name] = prop
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                required.append(f.name)
-        if top and partial:
-            properties[REMOVE] = {"type": "object", "description": _REMOVE_DOC}
-        out: dict[str, Any] = {"type": "object", "description": _first_line(cls.__doc__)}
-        out["properties"] = properties
-        if required and not partial:
-            out["required"] = required
-        out["additionalProperties"] = False
-        self.definitions[name] = out
-        return name
+def _records(schema: dict[str, Any], cls: type) -> dict[str, Any]:
+    """pydantic's JSON Schema of ``cls`` (the one its reader is built from) as draft-07
+    definitions by record name, each record described by its docstring's first paragraph, without
+    pydantic's titles, a ``$ref`` beside a description wrapped (draft-07 ignores a ``$ref``'s
+    siblings), and a list of kinds picking the kind's record by its ``kind``."""
+    top = {k: v for k, v in schema.items() if k != "$defs"}
+    records: dict[str, Any] = {**schema.get("$defs", {}), cls.__name__: top}
+    kinds = {name: _kind_values(d) for name, d in records.items()}
+    return {name: _draft7(d, kinds) for name, d in records.items()}
 
 
-def _kind(cls: type) -> tuple[Any, ...]:
-    f = next((f for f in dataclasses.fields(cls) if f.name == "kind"), None)
-    return get_args(field_type(cls, f)) if f is not None else ()
+def _kind_values(record: dict[str, Any]) -> list[Any]:
+    kind = record.get("properties", {}).get("kind", {})
+    return [kind["const"]] if "const" in kind else list(kind.get("enum", []))
 
 
-def _plain(value: Any) -> bool:
-    return value is not None and isinstance(value, str | int | float | bool | tuple) and value != ()
+def _draft7(node: Any, kinds: dict[str, list[Any]], properties: bool = False) -> Any:
+    if isinstance(node, list):
+        return [_draft7(v, kinds) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if properties:  # a record's keys: each a schema, whatever its name
+        return {k: _draft7(v, kinds) for k, v in node.items()}
+    out = {k: _draft7(v, kinds, k == "properties") for k, v in node.items() if k != "title"}
+    if "prefixItems" in out:  # a tuple of fixed length: draft-07 lists its items' schemas
+        out["items"] = out.pop("prefixItems")
+    if "$ref" in out and len(out) > 1:
+        out = {"allOf": [{"$ref": out.pop("$ref")}], **out}
+    refs = [choice.get("$ref", "").rpartition("/")[2] for choice in out.get("anyOf", [])]
+    if len(refs) > 1 and all(kinds.get(r) for r in refs):
+        out = {k: v for k, v in out.items() if k != "anyOf"} | _kinds({str(k): r for r in refs for k in kinds[r]})
+    if "description" in out and out.get("type") == "object" and "properties" in out:
+        out["description"] = _first_line(out["description"])
+    return out
+
+
+def _kinds(kinds: dict[str, str]) -> dict[str, Any]:
+    """One of several records told apart by ``kind``: the kind picks the record."""
+    return {
+        "type": "object",
+        "properties": {"kind": {"enum": list(kinds), "description": "which kind this is"}},
+        "required": ["kind"],
+        "allOf": [
+            {
+                "if": {"properties": {"kind": {"const": k}}, "required": ["kind"]},
+                "then": {"$ref": f"#/definitions/{record}"},
+            }
+            for k, record in kinds.items()
+        ],
+    }
+
+
+def _partial(records: dict[str, Any]) -> dict[str, Any]:
+    """A variant's records (``NamePartial``): nothing required, and an item of a list of kinds may
+    change a base item of any kind by its id alone."""
+    return {f"{name}Partial": _loosen(record) for name, record in records.items()}
+
+
+def _loosen(node: Any, properties: bool = False) -> Any:
+    if isinstance(node, list):
+        return [_loosen(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if properties:
+        return {k: _loosen(v) for k, v in node.items()}
+    out = {k: v if k == "if" else _loosen(v, k == "properties") for k, v in node.items() if k != "required"}
+    if "$ref" in out:
+        out["$ref"] += "Partial"
+    if any("if" in each for each in out.get("allOf", [])):  # a list of kinds
+        out["anyOf"] = list({each["then"]["$ref"]: each["then"] for each in out["allOf"]}.values())
+    return out
 
 
 def _unit_schema() -> dict[str, Any]:
@@ -191,20 +152,25 @@ def _unit_schema() -> dict[str, Any]:
 def catalog_schema(stem: str) -> dict[str, Any]:
     """The JSON Schema of one kind of catalog file (a key of ``FILES``)."""
     cls, what, overlay = FILES[stem]
-    builder = _Builder()
-    full = builder.record(cls, partial=overlay, top=True)
+    full = _records(adapter(cls).json_schema(ref_template="#/definitions/{model}"), cls)
+    if cls is FactionFile:
+        full[cls.__name__]["properties"]["units"]["items"] = _unit_schema()
     head: dict[str, Any] = {"$schema": DRAFT, "title": f"listbuilder: {what}", "description": GENERATED}
+    partial = _partial(full)
+    partial[f"{cls.__name__}Partial"]["properties"][REMOVE] = {"type": "object", "description": _REMOVE_DOC}
     if cls is SystemFile:
-        partial = builder.record(cls, partial=True, top=True)
-        builder.definitions[partial]["properties"][EXTENDS]["description"] = _EXTENDS_DOC
+        partial[f"{cls.__name__}Partial"]["properties"][EXTENDS]["description"] = _EXTENDS_DOC
         body: dict[str, Any] = {
             "if": {"required": [EXTENDS]},
-            "then": {"$ref": f"#/definitions/{partial}"},
-            "else": {"$ref": f"#/definitions/{full}"},
+            "then": {"$ref": f"#/definitions/{cls.__name__}Partial"},
+            "else": {"$ref": f"#/definitions/{cls.__name__}"},
         }
+        definitions = {**full, **partial}
+    elif overlay:
+        body, definitions = {"$ref": f"#/definitions/{cls.__name__}Partial"}, partial
     else:
-        body = {"$ref": f"#/definitions/{full}"}
-    return {**head, **body, "definitions": dict(sorted(builder.definitions.items()))}
+        body, definitions = {"$ref": f"#/definitions/{cls.__name__}"}, full
+    return {**head, **body, "definitions": dict(sorted(definitions.items()))}
 
 
 def schema_text(schema: dict[str, Any]) -> str:

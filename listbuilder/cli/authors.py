@@ -7,11 +7,13 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, OutputOption, PaperOption, TemplatesOption
 from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 
+@command("check-catalog")
 def check_catalog(
     folder: Annotated[Path, typer.Argument(help="A rule set or faction folder, e.g. catalogs/might-skirmish.")],
     as_json: JsonOption = False,
@@ -33,6 +35,7 @@ def check_catalog(
     raise typer.Exit(EXIT_OK if check.ok else EXIT_RULES_BROKEN)
 
 
+@command("reprice")
 def reprice(
     folders: Annotated[
         list[Path],
@@ -69,6 +72,7 @@ def reprice(
     say(to_json(result.as_json()) if as_json else views.repricing(result))
 
 
+@command("book")
 def book(
     system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
     faction: Annotated[

@@ -1,51 +1,26 @@
-"""The command line's commands, as typer builds them: each one only when a run asks for it."""
+"""The root command: the typer app that each group module of ``listbuilder.cli`` adds its commands to
+(``lists``, ``prints``, ``doctor``, ``edits``, ``matchups``, ``serve``, ``authors``), ``--version``, and
+how ``--help`` wraps."""
 
-from collections.abc import Iterator, Mapping
-from functools import cache
-from importlib import import_module
-from typing import Annotated, Any
+import inspect
+import shutil
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperGroup
 
 from listbuilder import __version__
+
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 def _help_width() -> int:
     """The width --help wraps to: the terminal's, up to 80 (click's own floor of 50 would spill
     past a narrow terminal, which then breaks words)."""
-    import shutil  # start-up: only --help asks the terminal's width (--version must stay light)
-
     return max(20, min(shutil.get_terminal_size().columns, 80) - 2)
 
 
-class _Commands(Mapping[str, Any]):
-    """The commands by name, each built only when looked up."""
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in COMMANDS:
-            raise KeyError(name)
-        return command(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(COMMANDS)
-
-    def __len__(self) -> int:
-        return len(COMMANDS)
-
-
-class _LazyGroup(TyperGroup):
-    """The root command: builds only the command a run asks for, so ``--version`` builds none
-    and ``validate`` one (building all of them, and importing their modules, was most of the
-    start-up of a command); ``--help`` still lists them all."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.commands = _Commands()  # type: ignore[assignment]  # read only: typer never calls add_command here
-
-
 app = typer.Typer(
-    cls=_LazyGroup,
     name="listbuilder",
     help="Build, cost and check army lists for small and indie wargames rule sets.",
     no_args_is_help=True,
@@ -74,49 +49,21 @@ def _root(
     """
 
 
-def _reflow(doc: str | None) -> str | None:
+def reflow(doc: str | None) -> str | None:
     """A docstring with each paragraph on one line, so --help wraps it at word boundaries for any
     terminal width (typer keeps a docstring's single line breaks, which then fall mid-sentence)."""
     if doc is None:
         return None
-    import inspect  # start-up: only a command being built needs it, never --version
-
     return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
 
 
-# The commands, in the order --help lists them: the module of listbuilder.cli that holds each
-# (one group of thin commands a module), its function, and its context settings.
-COMMANDS: dict[str, tuple[str, str, dict[str, bool]]] = {
-    "validate": ("lists", "validate", {}),
-    "points": ("lists", "points", {}),
-    "cost": ("lists", "cost", {"allow_extra_args": True, "ignore_unknown_options": True}),
-    "systems": ("lists", "systems", {}),
-    "catalog": ("lists", "catalog", {}),
-    "render": ("prints", "render", {}),
-    "card": ("prints", "card", {}),
-    "diff": ("lists", "diff", {}),
-    "fix": ("doctor", "fix", {}),
-    "fill": ("doctor", "fill", {}),
-    "new": ("edits", "new", {}),
-    "add": ("edits", "add", {}),
-    "remove": ("edits", "remove", {}),
-    "set": ("edits", "set_", {"ignore_unknown_options": True}),  # so 'set FILE points -5' is a value
-    "odds": ("matchups", "odds", {}),
-    "schema": ("edits", "schema", {}),
-    "export": ("edits", "export", {}),
-    "import": ("edits", "import_", {}),
-    "serve": ("serve", "serve", {}),
-    "check-catalog": ("authors", "check_catalog", {}),
-    "reprice": ("authors", "reprice", {}),
-    "book": ("authors", "book", {}),
-}
+def command(name: str, **settings: bool) -> Callable[[Command], Command]:
+    """Add the decorated function to the app as the command ``name``, its docstring as its help
+    (see ``reflow``) and ``settings`` as its click context settings. --help lists the commands in
+    the order they are added."""
 
+    def add(func: Command) -> Command:
+        app.command(name=name, help=reflow(func.__doc__), context_settings=settings or None)(func)
+        return func
 
-@cache
-def command(name: str) -> Any:
-    """The click command ``name``, built from its function (its module imported) on first use."""
-    module, function, settings = COMMANDS[name]
-    func = getattr(import_module(f"listbuilder.cli.{module}"), function)
-    one = typer.Typer(add_completion=False, rich_markup_mode=None)
-    one.command(name=name, help=_reflow(func.__doc__), context_settings=settings or None)(func)
-    return typer.main.get_command(one)
+    return add

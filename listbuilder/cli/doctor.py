@@ -7,6 +7,7 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
@@ -56,6 +57,7 @@ def _one_target(apply: bool, output: Path | None) -> None:
         )
 
 
+@command("fix")
 def fix(
     file: Annotated[Path, typer.Argument(help="The list file to fix.", show_default=False)],
     as_json: JsonOption = False,
@@ -79,6 +81,7 @@ def fix(
         fail(exc)
 
 
+@command("fill")
 def fill(
     file: Annotated[Path, typer.Argument(help="The legal list file to fill.", show_default=False)],
     to: Annotated[

@@ -7,11 +7,13 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption
 from listbuilder.cli.output import fail, say
 from listbuilder.errors import ListbuilderError
 
 
+@command("new")
 def new(
     system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
     output: Annotated[
@@ -42,6 +44,7 @@ def new(
         say(f"wrote {path}")
 
 
+@command("add")
 def add(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
     unit: Annotated[str, typer.Argument(help="A catalog unit (or a custom unit of the list).", show_default=False)],
@@ -59,6 +62,7 @@ def add(
         fail(exc)
 
 
+@command("remove")
 def remove(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
     unit: Annotated[str, typer.Argument(help="The unit to take out.", show_default=False)],
@@ -79,6 +83,7 @@ def remove(
         fail(exc)
 
 
+@command("set", ignore_unknown_options=True)  # so 'set FILE points -5' is a value
 def set_(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
     key: Annotated[str, typer.Argument(help="name, or the limit: points (figures for figure-counted rule sets).")],
@@ -96,6 +101,7 @@ def set_(
         fail(exc)
 
 
+@command("schema")
 def schema(
     system: Annotated[
         str | None, typer.Argument(help="A rule set id (default: one schema for every rule set).")
@@ -122,6 +128,7 @@ def schema(
         fail(exc)
 
 
+@command("export")
 def export(
     file: Annotated[Path, typer.Argument(help="The list file.", show_default=False)],
     format: Annotated[
@@ -154,6 +161,7 @@ def export(
         fail(exc)
 
 
+@command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A list exported as text, markdown or json.", show_default=False)],
     output: Annotated[

@@ -8,11 +8,13 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
 from listbuilder.cli.output import fail, render, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 
+@command("validate")
 def validate(
     files: Annotated[list[Path], typer.Argument(help="List files to check.", show_default=False)],
     as_json: JsonOption = False,
@@ -45,6 +47,7 @@ def validate(
     raise typer.Exit(worst)
 
 
+@command("points")
 def points(
     files: Annotated[list[Path], typer.Argument(help="List files to cost.", show_default=False)],
     as_json: JsonOption = False,
@@ -76,6 +79,7 @@ def points(
     raise typer.Exit(worst)
 
 
+@command("cost", allow_extra_args=True, ignore_unknown_options=True)
 def cost(
     ctx: typer.Context,
     system: Annotated[str, typer.Argument(help="The rule set id, e.g. speed-range-power.", show_default=False)],
@@ -130,6 +134,7 @@ def stat_options(stats: Collection[str], args: Sequence[str]) -> tuple[list[tupl
     return pairs, " ".join(words)
 
 
+@command("systems")
 def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> None:
     """List the rule sets listbuilder knows, shipped and your own.
 
@@ -142,6 +147,7 @@ def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> Non
         fail(exc)
 
 
+@command("catalog")
 def catalog(
     system: Annotated[str, typer.Argument(help="The rule set id.", show_default=False)],
     faction: Annotated[str | None, typer.Option("--faction", help="Show only this faction.")] = None,
@@ -159,6 +165,7 @@ def catalog(
         fail(exc)
 
 
+@command("diff")
 def diff(
     files: Annotated[list[str], typer.Argument(help="OLD and NEW list files (or git's seven arguments with --git).")],
     git: Annotated[

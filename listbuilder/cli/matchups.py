@@ -8,11 +8,13 @@ import typer
 
 from listbuilder import api
 from listbuilder.cli import views
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 
+@command("odds")
 def odds(
     args: Annotated[
         list[str],

@@ -1,16 +1,14 @@
-"""What every command prints, and how it reports a failure: with no typer, so a command that
-parses its own arguments (``serve``, see ``serving.py``) prints as every other does."""
+"""What every command prints, and how it reports a failure."""
 
+import json
 import sys
 from typing import NoReturn
 
+from listbuilder.cli.views import command_hint, visible
 from listbuilder.errors import ListbuilderError
 
 
 def to_json(data: object) -> str:
-    # start-up: not at the top: --help loads this module and never prints JSON (~4 ms)
-    import json
-
     return json.dumps(data, default=list)
 
 
@@ -20,8 +18,6 @@ def say(text: str, err: bool = False, nl: bool = True) -> None:
 
     A character the stream's encoding cannot hold (a redirected Windows console, say) is written
     as its escape too, rather than failing the command."""
-    from listbuilder.cli.views import visible  # not at the top: the views (and the API) load only with output
-
     stream = sys.stderr if err else sys.stdout
     if stream is None:  # no console at all (pythonw): nothing to say it on
         return
@@ -42,6 +38,4 @@ def fail(exc: ListbuilderError) -> NoReturn:
 
 def render(exc: ListbuilderError) -> str:
     """An error as the terminal shows it: the library's message with the commands that help."""
-    from listbuilder.cli.views import command_hint  # as say() does: views load only with output
-
     return exc.render(command_hint)

@@ -6,11 +6,13 @@ from typing import Annotated
 import typer
 
 from listbuilder import api
+from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, OutputOption, PaperOption, TemplatesOption
 from listbuilder.cli.output import fail, say
 from listbuilder.errors import ListbuilderError, shown
 
 
+@command("render")
 def render(
     files: Annotated[list[Path], typer.Argument(help="List files to print.", show_default=False)],
     output: OutputOption = None,
@@ -65,6 +67,7 @@ def render(
             say(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
 
 
+@command("card")
 def card(
     system: Annotated[str, typer.Argument(help="The rule set id, e.g. might-skirmish.", show_default=False)],
     output: OutputOption = None,

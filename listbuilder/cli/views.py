@@ -87,14 +87,12 @@ def problem_lines(problems: Sequence[Problem], report: Report | None = None, str
     return out
 
 
-@api.few_collections()  # a long list's report is walked whole: the collector would walk it again and again
 def validation(report: Report, strict: bool = False) -> str:
     lines = [f"{shown(report.army.file)}: {api.headline(report, strict)}"]
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
-@api.few_collections()
 def points(report: Report, strict: bool = False) -> str:
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:

@@ -26,7 +26,6 @@ from pathlib import Path
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
-from listbuilder.collector import few_collections
 from listbuilder.editing.changes import Change
 from listbuilder.editing.history import BOM, History, HistoryStep, Redo, version_of
 from listbuilder.editing.lock import conflict, locked, read_locked
@@ -50,10 +49,9 @@ def apply_to_text(
             details=[ErrorDetail(message="nothing was changed")],
         )
     change.check_fields()
-    with few_collections():  # what an edit reads and plans is kept to its end (see few_collections)
-        edit = ListEdit(text, source, catalogs)
-        done = change.carry_out(edit)
-        return dataclasses.replace(edit.finish(), done=done)
+    edit = ListEdit(text, source, catalogs)
+    done = change.carry_out(edit)
+    return dataclasses.replace(edit.finish(), done=done)
 
 
 def apply_change(

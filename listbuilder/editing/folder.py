@@ -3,7 +3,8 @@
 Everything lives in the folder the user owns. A list is a plain ``NAME.yaml`` file in it; its
 undo steps are kept in ``.listbuilder/history/`` (``history``), deleted lists in
 ``.listbuilder/deleted/STAMP-NAME.yaml``, restorable (at most ``MAX_DELETED``), and every folder
-there is held to the same rules (``history.safe_folder``).
+there is held to the same rules (``history.safe_folder``). A deleted list is a regular file there:
+a link in that folder is neither listed, nor read, nor restored (it could lead out of the folder).
 
 Only names that are one plain file in the folder are accepted (no ``..``, no folders, no hidden
 files, no absolute paths), and a symbolic link that points out of the folder is refused, so
@@ -15,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import threading
 import time
 import unicodedata
@@ -23,6 +25,7 @@ from pathlib import Path
 from listbuilder.editing.history import STATE, History, safe_folder
 from listbuilder.editing.lock import locked
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.writing import remove_temp_files
 
 MAX_DELETED = 200  # deleted lists kept
@@ -120,7 +123,8 @@ def deleted(folder: Path) -> list[tuple[str, str, str]]:
     """The deleted lists, newest first: (id, original name, when deleted as 'YYYY-MM-DD HH:MM')."""
     try:
         where = deleted_dir(folder)
-        names = os.listdir(where) if where is not None else []
+        with os.scandir(where) if where is not None else contextlib.nullcontext(()) as entries:
+            names = [e.name for e in entries if e.is_file(follow_symlinks=False)]  # no link, no folder
     except (OSError, InputError):
         return []
     out = []
@@ -139,7 +143,7 @@ def restore(folder: Path, deleted_id: str) -> str:
         raise InputError(f"no deleted list '{deleted_id}'", file=folder)
     where = deleted_dir(folder)
     source = where / deleted_id if where is not None else None
-    if source is None or not source.is_file() or source.is_symlink():
+    if source is None or not _regular(source):
         raise InputError(f"no deleted list '{deleted_id}'", file=folder, details=[ErrorDetail(message="it is gone")])
     name = m.group(2)
     if os.path.lexists(folder / name):
@@ -148,6 +152,36 @@ def restore(folder: Path, deleted_id: str) -> str:
     target = list_path(folder, name)
     os.replace(source, target)
     return name
+
+
+def deleted_text(path: Path) -> str:
+    """The text of the deleted list at ``path`` (in ``deleted_dir``), read only if it is a regular
+    file there: never through a link, checked on the file opened (``InputError`` otherwise)."""
+    try:
+        before = os.lstat(path)
+        if not stat.S_ISREG(before.st_mode):
+            raise InputError("a deleted list is a regular file", file=path)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as fh:
+            opened = os.fstat(fh.fileno())
+            if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(opened.st_mode):
+                raise InputError("the deleted list changed while it was read", file=path)
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError("the deleted list is larger than a list file may be", file=path)
+        return data.decode("utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read the deleted list: {exc.strerror or exc}", file=path) from None
+    except UnicodeDecodeError:
+        raise InputError("the deleted list is not UTF-8 text", file=path) from None
+
+
+def _regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file itself (not a link to one)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 # --- leftovers of killed writes ------------------------------------------------------------------

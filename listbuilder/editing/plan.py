@@ -22,7 +22,6 @@ from typing import Any
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
-from listbuilder.collector import few_collections
 from listbuilder.editing.yamltext import YamlText, apply, scalar
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, parse_yaml
@@ -328,10 +327,6 @@ class ListEdit:
 
     def finish(self) -> EditResult:
         """Check the edited text reads back as intended, and cost and judge the edited list."""
-        with few_collections():  # what is read back is kept: a collection meanwhile frees nothing
-            return self._finish()
-
-    def _finish(self) -> EditResult:
         try:
             doc = parse_yaml(self.body, self.path)
             army, system = parse_list(doc, self.catalogs)

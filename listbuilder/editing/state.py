@@ -12,8 +12,7 @@ from listbuilder.army.constraints import Problem
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
-from listbuilder.collector import few_collections
-from listbuilder.editing.folder import deleted, deleted_dir, list_names, list_path
+from listbuilder.editing.folder import deleted, deleted_dir, deleted_text, list_names, list_path
 from listbuilder.editing.history import History, version_of
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.reading import read_text
@@ -162,10 +161,9 @@ def state_of(name: str, path: Path, text: str, report: Report) -> ListState:
 
 def read_state(name: str, path: Path, catalogs: Catalogs) -> ListState:
     """Read, cost and judge the list file at ``path`` (named ``name`` in its folder)."""
-    with few_collections():
-        text = read_text(path, "list file")
-        army, system = parse_list(parse_yaml(text, path), catalogs)
-        return state_of(name, path, text, build_report(army, system))
+    text = read_text(path, "list file")
+    army, system = parse_list(parse_yaml(text, path), catalogs)
+    return state_of(name, path, text, build_report(army, system))
 
 
 def folder_summaries(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
@@ -202,9 +200,8 @@ def _summary(
     if kept is not None and kept[0] == digest:
         return kept
     try:
-        with few_collections():
-            army, system = parse_list(parse_yaml(text, path), catalogs)
-            report = build_report(army, system)
+        army, system = parse_list(parse_yaml(text, path), catalogs)
+        report = build_report(army, system)
     except ListbuilderError as exc:
         return digest, ListSummary(file=name, version="", error=exc.render())
     return digest, ListSummary(
@@ -236,7 +233,7 @@ def deleted_summaries(folder: Path, named: int = 20) -> tuple[tuple[str, str, st
 def _own_name(path: Path, file: str) -> str:
     """The ``name:`` a list file gives itself, or ``file`` if it gives none that can be read."""
     try:
-        data = parse_yaml(read_text(path, "list file"), path).data
+        data = parse_yaml(deleted_text(path), path).data  # never through a link
     except ListbuilderError:
         return file
     name = data.get("name") if isinstance(data, dict) else None

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from listbuilder.files.pyyaml import yaml
+import yaml
+
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.loadout import as_data
 from listbuilder.rules.system import System

@@ -22,9 +22,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from listbuilder.collector import few_collections
+import yaml
+
 from listbuilder.files.pyyaml import Loader as _Loader
-from listbuilder.files.pyyaml import yaml
 
 Node = Any  # a composed YAML node: PyYAML types its attributes loosely, so these helpers do too
 _BREAKS = "\r\n\x85\u2028\u2029"  # what PyYAML treats as a line break
@@ -38,8 +38,7 @@ class YamlText:
         """``root``: the text's node tree, if it was composed already (``parse_yaml(keep_node=True)``)."""
         self.text = text
         if root is None:
-            with few_collections():  # every node is kept: a collection meanwhile frees nothing
-                root = yaml.compose(text, Loader=_Loader)
+            root = yaml.compose(text, Loader=_Loader)
         self.root: Node = root
         self._tokens: list[yaml.Token] | None = None
 

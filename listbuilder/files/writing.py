@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,7 +28,7 @@ _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | g
 def temporary_name(name: str) -> str:
     """A fresh name beside ``name`` for writing it: ``.NAME.XXXXXXXX.tmp``, eight random hex
     digits (what ``remove_temp_files`` cleans up after a killed write)."""
-    return f".{name}.{os.urandom(4).hex()}.tmp"  # not the secrets module: it loads hashlib
+    return f".{name}.{secrets.token_hex(4)}.tmp"
 
 
 def atomic_write(

@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from listbuilder.collector import few_collections
+import yaml
+
 from listbuilder.errors import Action, ErrorDetail, InputError, Location
 from listbuilder.files.pyyaml import Loader as _Loader
-from listbuilder.files.pyyaml import yaml
 from listbuilder.files.reading import MAX_FILE_BYTES, read_text
 
 MAX_DEPTH = 32
@@ -91,11 +91,6 @@ def parse_yaml(text: str, path: Path, *, keep_node: bool = False) -> Document:
             file=path,
             details=[ErrorDetail(message="no list or catalog is anywhere near this long")],
         )
-    with few_collections():
-        return _parse_yaml(text, path, keep_node)
-
-
-def _parse_yaml(text: str, path: Path, keep_node: bool = False) -> Document:
     if "\x00" in text:
         raise InputError("the file holds a NUL character, so it is not a YAML text file", file=path)
     _refuse_deep_nesting(text, path)

@@ -1,6 +1,6 @@
 """Check a mechanic against its rule set: what every kind's ``check`` uses to name a problem.
 
-The schema (pydantic-core, from the records' annotations) checks shapes and spelling; a
+The schema (pydantic, from the records' annotations) checks shapes and spelling; a
 ``Checker`` checks what it cannot: that every stat, property and option a mechanic names exists
 and has the right kind, that a table's bands cover every ratio once. It collects every problem,
 located in the odds file. Checking needs no dice library.

@@ -2,12 +2,14 @@
 
 ``FOLDER/.listbuilder/games/NAME.yaml/0001.yaml`` holds the list a game plays (file, name,
 version and revision, the units and counts it had), the turn, the markers on each piece, the
-scores, and the log of taps. Reading checks only its shape (``game_from_data``); whether what it
-says can be believed is ``trust.judge``'s question.
+scores, and the log of taps. Reading checks only its shape (``game_from_data``: pydantic reads it
+as a ``SavedGame``, its log lines as the ``Logged`` records they are); whether what it says can be
+believed is ``trust.judge``'s question.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat as stat_module
@@ -15,13 +17,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.files.pyyaml import yaml
 from listbuilder.files.writing import atomic_write
 from listbuilder.memory import Bounded
 from listbuilder.play.game import MAX_TAPS, GameState
 from listbuilder.play.taps import Logged
-from listbuilder.record import Record, record
+from listbuilder.record import FrozenMap, Record, record
+from listbuilder.rules.schema import adapter, json_text
 
 FORMAT = 1
 MAX_GAME_BYTES = 2 * 1024 * 1024  # a log of MAX_TAPS taps is well under this
@@ -154,101 +158,159 @@ def _bad(path: Path, where: str, expected: str) -> InputError:
     )
 
 
-def _text(data: Mapping[str, Any], key: str, path: Path, limit: int = 300) -> str:
-    value = data.get(key, "")
-    if not isinstance(value, str) or len(value) > limit:
-        raise _bad(path, key, f"text of at most {limit} characters")
-    return value
+@record
+class SavedGame(Record):
+    """A game file's shape, as pydantic reads it (``rules.schema``, as every file format): the
+    types of its keys; ``game_from_data`` then checks their bounds."""
+
+    format: int
+    list: str = ""
+    name: str = ""
+    system: str = ""
+    version: str = ""
+    revision: int | None = None
+    roster: tuple[tuple[str, int], ...] = ()
+    started: str = ""
+    turn: int = 1
+    ended: bool = False
+    scores: Mapping[str, int] = FrozenMap()
+    markers: Mapping[str, Mapping[str, int]] = FrozenMap()
+    log: tuple[Logged, ...] = ()
 
 
-def _whole(value: Any, path: Path, where: str, low: int = -(10**9), high: int = 10**9) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _bad(path, where, f"a whole number from {low} to {high}")
-    return value
+TEXT_LIMIT = 300  # a name, a unit, a marker; the list's texts are refused past it, a log's are cut
+WHOLE = (-(10**9), 10**9)
+_LINE_KEYS = sorted(f.name for f in dataclasses.fields(Logged))
+_LINE_TEXTS = {"tap", "piece", "marker", "track", "roll"}
+# What each key must be, as a broken file is told.
+_SHOULD_BE = {
+    "format": str(FORMAT),
+    "roster": "a list of [unit, count]",
+    "markers": "a mapping of models to their markers",
+    "scores": "a mapping of scores to numbers",
+    "log": f"a list of at most {MAX_TAPS:,} taps",
+    "ended": "true or false",
+}
+
+
+def _whole(low: int = WHOLE[0], high: int = WHOLE[1]) -> str:
+    return f"a whole number from {low} to {high}"
+
+
+def _place(loc: tuple[int | str, ...], missing: bool) -> tuple[str, str]:
+    """Where a game file is wrong, as its message says it, and what should be there."""
+    key = str(loc[0]) if loc else "the file"
+    rest = loc[1:]
+    if key == "log" and rest:
+        where = f"log[{rest[0]}]"
+        field = rest[1] if len(rest) > 1 else None
+        if field in ("faces", "cleared") and len(rest) == 2:
+            return where, "a tap with its dice and cleared markers as lists"
+        if field == "faces":
+            return f"{where}.faces", _whole()
+        if field == "cleared":
+            return f"{where}.cleared", "[model, marker, value]"
+        if field in _LINE_TEXTS:
+            return f"{where}.{field}", "text"
+        if isinstance(field, str) and field in _LINE_KEYS and not missing:
+            return f"{where}.{field}", _whole(*((0, 100_000) if field == "bonus" else WHOLE))
+        return where, "a tap: " + ", ".join(_LINE_KEYS)
+    if key == "roster" and rest:
+        if len(rest) > 1 and rest[1] == 1 and not missing:
+            return f"roster[{rest[0]}]", _whole(0)
+        return f"roster[{rest[0]}]", "[unit, count]"
+    if key in ("markers", "scores") and rest:
+        if key == "markers" and len(rest) == 1:
+            return f"markers.{str(rest[0])[:40]}", "a mapping of markers to numbers"
+        return ".".join(str(p)[:40] for p in loc if p != "[key]"), _whole()
+    if key in ("turn", "revision"):
+        return key, _whole()
+    return key, _SHOULD_BE.get(key, f"text of at most {TEXT_LIMIT} characters")
 
 
 def game_from_data(data: Any, path: Path) -> GameFile:
     """A game file's plain data as a ``GameFile``, its shape checked (its sense is checked later)."""
+    from pydantic import ValidationError  # start-up: a game is read only by the play page
+
     if not isinstance(data, dict):
         raise _bad(path, "the file", "a mapping")
     if data.get("format") != FORMAT:
         raise _bad(path, "format", str(FORMAT))
-    roster_data = data.get("roster") or []
-    if not isinstance(roster_data, list) or len(roster_data) > 100_000:
-        raise _bad(path, "roster", "a list of [unit, count]")
-    roster = []
-    for i, row in enumerate(roster_data):
-        if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], str)):
-            raise _bad(path, f"roster[{i}]", "[unit, count]")
-        roster.append((row[0][:300], _whole(row[1], path, f"roster[{i}]", 0)))
-    revision = data.get("revision")
-    markers_data = data.get("markers") or {}
-    if not isinstance(markers_data, dict):
-        raise _bad(path, "markers", "a mapping of models to their markers")
-    markers: dict[str, dict[str, int]] = {}
-    for piece, marks in markers_data.items():
-        if not isinstance(piece, str) or not isinstance(marks, dict):
-            raise _bad(path, f"markers.{str(piece)[:40]}", "a mapping of markers to numbers")
-        markers[piece[:300]] = {
-            str(m)[:300]: _whole(v, path, f"markers.{piece[:40]}.{str(m)[:40]}") for m, v in marks.items()
-        }
-    scores_data = data.get("scores") or {}
-    if not isinstance(scores_data, dict):
-        raise _bad(path, "scores", "a mapping of scores to numbers")
-    scores = {str(k)[:300]: _whole(v, path, f"scores.{str(k)[:40]}") for k, v in scores_data.items()}
-    log_data = data.get("log") or []
-    if not isinstance(log_data, list) or len(log_data) > MAX_TAPS:
-        raise _bad(path, "log", f"a list of at most {MAX_TAPS:,} taps")
-    log = tuple(_line(line, path, i) for i, line in enumerate(log_data))
-    state = GameState(
-        turn=_whole(data.get("turn", 1), path, "turn"),
-        ended=data.get("ended") is True,
-        markers=markers,
-        scores=scores,
-        log=log,
-    )
+    # a key written with nothing after it is a key left out (but a revision may be null)
+    data = {k: v for k, v in data.items() if v is not None or k == "revision"}
+    try:
+        saved: SavedGame = adapter(SavedGame).validate_json(json_text(data))
+    except TypeError:  # a value JSON has no word for (a set, bytes, a date as a key): not a game's
+        raise _bad(path, "the file", "a mapping of plain values") from None
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)  # a wrong value is said before a key left out
+        first = min(errors, key=lambda err: err["type"] == "missing")
+        raise _bad(path, *_place(first["loc"], first["type"] == "missing")) from None
     return GameFile(
-        list=_text(data, "list", path),
-        name=_text(data, "name", path),
-        system=_text(data, "system", path),
-        version=_text(data, "version", path),
-        revision=None if revision is None else _whole(revision, path, "revision"),
-        roster=tuple(roster),
-        started=_text(data, "started", path),
-        state=state,
+        list=_text(saved.list, path, "list"),
+        name=_text(saved.name, path, "name"),
+        system=_text(saved.system, path, "system"),
+        version=_text(saved.version, path, "version"),
+        revision=None if saved.revision is None else _bounded(saved.revision, path, "revision"),
+        roster=_roster(saved.roster, path),
+        started=_text(saved.started, path, "started"),
+        state=GameState(
+            turn=_bounded(saved.turn, path, "turn"),
+            ended=saved.ended,
+            markers={
+                piece[:TEXT_LIMIT]: {
+                    m[:TEXT_LIMIT]: _bounded(v, path, f"markers.{piece[:40]}.{m[:40]}") for m, v in marks.items()
+                }
+                for piece, marks in saved.markers.items()
+            },
+            scores={k[:TEXT_LIMIT]: _bounded(v, path, f"scores.{k[:40]}") for k, v in saved.scores.items()},
+            log=_log(saved.log, path),
+        ),
     )
 
 
-_LINE_KEYS = {"tap", "turn", "piece", "marker", "track", "was", "now", "roll", "faces", "bonus", "cleared"}
+def _text(value: str, path: Path, key: str) -> str:
+    if len(value) > TEXT_LIMIT:
+        raise _bad(path, key, f"text of at most {TEXT_LIMIT} characters")
+    return value
 
 
-def _line(line: Any, path: Path, i: int) -> Logged:
-    where = f"log[{i}]"
-    if not isinstance(line, dict) or not set(line) <= _LINE_KEYS:
-        raise _bad(path, where, "a tap: " + ", ".join(sorted(_LINE_KEYS)))
-    faces = line.get("faces") or []
-    cleared = line.get("cleared") or []
-    if not isinstance(faces, list) or len(faces) > 10 or not isinstance(cleared, list):
-        raise _bad(path, where, "a tap with its dice and cleared markers as lists")
-    for c in cleared:
-        if not (isinstance(c, list) and len(c) == 3 and isinstance(c[0], str) and isinstance(c[1], str)):
-            raise _bad(path, f"{where}.cleared", "[model, marker, value]")
-    for key in ("tap", "piece", "marker", "track", "roll"):
-        if key in line and not isinstance(line[key], str):
-            raise _bad(path, f"{where}.{key}", "text")
-    return Logged(
-        tap=str(line.get("tap", ""))[:40],
-        turn=_whole(line.get("turn", 1), path, f"{where}.turn"),
-        piece=str(line.get("piece", ""))[:300],
-        marker=str(line.get("marker", ""))[:300],
-        track=str(line.get("track", ""))[:300],
-        was=_whole(line.get("was", 0), path, f"{where}.was"),
-        now=_whole(line.get("now", 0), path, f"{where}.now"),
-        roll=str(line.get("roll", ""))[:300],
-        faces=tuple(_whole(f, path, f"{where}.faces") for f in faces),
-        bonus=_whole(line.get("bonus", 0), path, f"{where}.bonus", 0, 100_000),
-        cleared=tuple((c[0][:300], c[1][:300], _whole(c[2], path, f"{where}.cleared")) for c in cleared),
+def _bounded(value: int, path: Path, where: str, low: int = WHOLE[0], high: int = WHOLE[1]) -> int:
+    if not low <= value <= high:
+        raise _bad(path, where, _whole(low, high))
+    return value
+
+
+def _roster(roster: tuple[tuple[str, int], ...], path: Path) -> tuple[tuple[str, int], ...]:
+    if len(roster) > 100_000:
+        raise _bad(path, "roster", _SHOULD_BE["roster"])
+    return tuple(
+        (unit[:TEXT_LIMIT], _bounded(count, path, f"roster[{i}]", 0)) for i, (unit, count) in enumerate(roster)
     )
+
+
+def _log(log: tuple[Logged, ...], path: Path) -> tuple[Logged, ...]:
+    """The log's lines within their bounds (their texts cut to length), or ``_bad``."""
+    if len(log) > MAX_TAPS:
+        raise _bad(path, "log", _SHOULD_BE["log"])
+    out = []
+    for i, line in enumerate(log):
+        where = f"log[{i}]"
+        for key in ("turn", "was", "now"):
+            _bounded(getattr(line, key), path, f"{where}.{key}")
+        _bounded(line.bonus, path, f"{where}.bonus", 0, 100_000)
+        if len(line.faces) > 10:
+            raise _bad(path, where, "a tap with its dice and cleared markers as lists")
+        for face in line.faces:
+            _bounded(face, path, f"{where}.faces")
+        for _, _, value in line.cleared:
+            _bounded(value, path, f"{where}.cleared")
+        cut = {k: getattr(line, k)[: 40 if k == "tap" else TEXT_LIMIT] for k in _LINE_TEXTS}
+        cleared = tuple((p[:TEXT_LIMIT], m[:TEXT_LIMIT], v) for p, m, v in line.cleared)
+        if cut != {k: getattr(line, k) for k in _LINE_TEXTS} or cleared != line.cleared:
+            line = dataclasses.replace(line, cleared=cleared, **cut)
+        out.append(line)
+    return tuple(out)
 
 
 # The text of each game's log lines as last written: a log only grows by a line or loses its

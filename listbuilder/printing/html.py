@@ -19,6 +19,7 @@ import jinja2
 
 from listbuilder import __version__
 from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.printing import budget
 from listbuilder.printing.templatecache import template_cache
 from listbuilder.printing.templating import TextLoader, render_trusted
 from listbuilder.rules.catalog import shipped_root
@@ -91,9 +92,6 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
             **options,
         )
     else:
-        # start-up: the sandbox and its budget load only for a user's template folder
-        from listbuilder.printing import budget
-
         if not user_templates.is_dir():
             raise InputError(
                 "no such template folder",
@@ -155,6 +153,4 @@ def render_template(name: str, context: dict[str, Any], user_templates: Path | N
 def _render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
     if type(env) is jinja2.Environment:  # the built-in templates alone (environment())
         return render_trusted(env, name, context)
-    from listbuilder.printing import budget  # start-up: as in environment(), only for a user's templates
-
     return budget.render(env, name, context)

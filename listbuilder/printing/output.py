@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.collector import few_collections
 from listbuilder.errors import EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 from listbuilder.printing import pages
 from listbuilder.printing.book import book
@@ -34,7 +33,6 @@ def document_bytes(html: str, fmt: str, paper: Paper, templates: Path | None) ->
     return html_to_pdf(html, stylesheet(paper, templates))
 
 
-@few_collections()  # the pages of a long list are kept to the end: collecting meanwhile frees nothing
 def render_document_bytes(
     reports: Sequence[Report],
     *,

@@ -11,10 +11,7 @@ streams, drawn pixel for pixel the same, for a few milliseconds more.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import logging
-from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -57,42 +54,8 @@ def _compiled(css: str) -> tuple[weasyprint.CSS, FontConfiguration]:
     return sheet, fonts
 
 
-# A layout keeps nearly everything it makes until it ends, so collections found little to
-# free (the same peak memory, 450 MB for 1,000 entries) yet walked ever more objects as the
-# document grew: a fifth to a quarter of a long render. Young collections wait for this
-# many new objects during a render instead of 700.
-RENDER_GC_THRESHOLD = 100_000
-
-
-@contextlib.contextmanager
-def _collector_eased() -> Iterator[None]:
-    """Keep the cyclic garbage collector off the long-lived objects while a page is laid out,
-    and let it run less often while the layout's own objects pile up.
-
-    A render makes many short-lived objects, so collections run during it, and each full one
-    walked every object the process holds (catalogs, fonts, compiled templates, WeasyPrint's
-    tables): every other re-render took 50 ms longer. Freezing them for the render spares
-    that; a process that froze objects itself is left as it is."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], RENDER_GC_THRESHOLD), *thresholds[1:])
-    frozen = not gc.get_freeze_count()
-    if frozen:
-        gc.freeze()
-    try:
-        yield
-    finally:
-        if frozen:
-            gc.unfreeze()
-        gc.set_threshold(*thresholds)
-
-
 def html_to_pdf(html: str, css: str, fetcher: LockedFetcher | None = None) -> bytes:
     """Render ``html`` (from ``render.render_document(standalone=False)``) with ``css`` to PDF bytes."""
-    with _collector_eased():
-        return _html_to_pdf(html, css, fetcher)
-
-
-def _html_to_pdf(html: str, css: str, fetcher: LockedFetcher | None) -> bytes:
     sheet, fonts = _compiled(css)
     document = weasyprint.HTML(string=html, base_url="about:blank", url_fetcher=fetcher or LockedFetcher())
     # write_pdf has no annotations; with no target it returns the PDF as bytes (WeasyPrint's docs).

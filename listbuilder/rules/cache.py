@@ -1,7 +1,7 @@
 """One cache entry per rule set: its definition and units, what a player picks it by (its
 ``SystemChoice``), its reference tables and its odds spec.
 
-Loading a rule set means reading its YAML files and checking them with pydantic-core; a run of
+Loading a rule set means reading its YAML files and checking them with pydantic; a run of
 ``listbuilder validate`` spends more time on that than on the list itself, and every render or
 odds run used to re-parse ``reference.yaml`` and ``odds.yaml`` too. So the three are built
 together once and kept in one file in the user's cache folder, keyed by a hash of:
@@ -40,13 +40,9 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any, TypeVar
-
-try:  # hashlib's own blake2b, without hashlib's start-up: it loads OpenSSL (2 ms of every run)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
 
 from listbuilder import __version__
 from listbuilder.files.private import FILE_MODE, FOLDER_MODE, open_trusted, own_profile_folder

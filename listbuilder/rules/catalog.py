@@ -16,7 +16,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from listbuilder.collector import few_collections
 from listbuilder.errors import Action, CatalogError, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.rules import cache
@@ -249,7 +248,6 @@ class Catalogs:
             )
         return defining[0]
 
-    @few_collections()  # a big faction's units are all kept: collecting during the load frees nothing
     def _load(self, system_id: str) -> System:
         chain = self.chain(system_id)
         layers = [self._defining(sid) for sid in chain]

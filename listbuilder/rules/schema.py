@@ -1,36 +1,39 @@
-"""Validate plain data into frozen dataclasses with pydantic-core, and explain what went wrong.
+"""Read plain data into records with pydantic, and explain what went wrong.
 
-The file formats (rule sets, unit catalogs, lists) are declared once, as frozen dataclasses
-with type annotations and a ``doc`` for each field. This module turns those annotations into
-pydantic-core schemas: strict (a ``"10"`` is not a number, ``yes`` is not a name), closed (an
-unknown key such as ``mihgt`` is an error) and fast. We use pydantic 2's validation core
-directly rather than ``pydantic.BaseModel``: building model classes costs about 80 ms at start-up,
-more than the whole time budget of ``listbuilder validate``.
+The file formats (rule sets, unit catalogs, lists, odds files) are declared once, as records
+(``record.py``) with type annotations and a ``doc`` for each field. pydantic reads them as the
+dataclasses they are: ``adapter`` is a ``pydantic.TypeAdapter`` per record class, built on first
+use. Every record says how pydantic must read it (``Record.__pydantic_config__``): strictly (a
+``"10"`` is not a number, ``yes`` is not a name) and closed (an unknown key such as ``mihgt`` is
+an error). A file's data is handed to pydantic as JSON: in strict mode pydantic takes a mapping
+for a record and a list for a tuple only from JSON (from Python objects it wants the record and
+the tuple themselves), and a YAML file's data is JSON's but for a date, which is read as its text.
+``explain`` turns pydantic's errors into located messages with a did-you-mean.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import json
 import types
 import typing
 from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
 from listbuilder.errors import CatalogError, ErrorDetail, Location
 from listbuilder.files.yamldoc import Document, load_yaml
-from listbuilder.record import FrozenMap, freeze
 from listbuilder.words import did_you_mean, one_of
 
 if TYPE_CHECKING:
-    from pydantic_core import SchemaValidator, ValidationError
-    from pydantic_core import core_schema as cs
+    from pydantic import TypeAdapter, ValidationError
 
-# pydantic-core is imported where it is used, not here: a run that finds its rule sets in the
-# catalog cache (catalog.py) validates nothing but the list, and skips its import (~18 ms).
+# pydantic is imported where it is used, not here: a run that finds its rule sets in the
+# catalog cache (catalog.py) validates nothing but the list, and skips its import.
 
-T = TypeVar("T", bound=Hashable)  # a file format: a frozen record (its validator is cached by class)
+T = TypeVar("T", bound=Hashable)  # a file format: a record (its adapter is cached by class)
 
 TYPE_NAMES = {
     "int": "a whole number",
@@ -43,8 +46,8 @@ TYPE_NAMES = {
 
 
 def doc(text: str, default: Any = dataclasses.MISSING, default_factory: Any = dataclasses.MISSING) -> Any:
-    """A dataclass field with a user-facing description (used in errors and JSON Schema)."""
-    kwargs: dict[str, Any] = {"metadata": {"doc": text}}
+    """A dataclass field with a user-facing description (used in errors, and by pydantic in JSON Schema)."""
+    kwargs: dict[str, Any] = {"metadata": {"description": text}}
     if default is not dataclasses.MISSING:
         kwargs["default"] = default
     if default_factory is not dataclasses.MISSING:
@@ -55,84 +58,12 @@ def doc(text: str, default: Any = dataclasses.MISSING, default_factory: Any = da
 def field_doc(cls: type, name: str) -> str:
     for f in dataclasses.fields(cls):
         if f.name == name:
-            return str(f.metadata.get("doc", ""))
+            return str(f.metadata.get("description", ""))
     return ""
 
 
-def _title(value: Any) -> str:
-    return str(value)
-
-
-def schema_for(tp: Any) -> cs.CoreSchema:
-    """The pydantic-core schema for a type annotation used in our file formats."""
-    # start-up: pydantic-core loads only on a cache miss (validate never needs it on a hit)
-    from pydantic_core import core_schema as cs
-
-    origin = get_origin(tp)
-    if tp is str:
-        return cs.str_schema(strict=True)
-    if tp is bool:
-        return cs.bool_schema(strict=True)
-    if tp is int:
-        return cs.int_schema(strict=True)
-    if tp is float:
-        return cs.float_schema(strict=False, allow_inf_nan=False)
-    if tp is Any:
-        return cs.no_info_after_validator_function(freeze, cs.any_schema())
-    if origin is Literal:
-        return cs.literal_schema(list(get_args(tp)))
-    if origin is tuple:
-        item = get_args(tp)[0]
-        return cs.tuple_schema([schema_for(item)], variadic_item_index=0, strict=False)
-    if origin in (dict, Mapping, typing.Mapping) or tp is dict:
-        key, value = get_args(tp) or (str, Any)
-        return cs.no_info_after_validator_function(
-            FrozenMap, cs.dict_schema(schema_for(key), schema_for(value), strict=True)
-        )
-    if origin in (Union, types.UnionType):
-        args = [a for a in get_args(tp) if a is not type(None)]
-        inner: cs.CoreSchema
-        if len(args) == 1:
-            inner = schema_for(args[0])
-        elif all(dataclasses.is_dataclass(a) for a in args):
-            choices = {}
-            for a in args:
-                kind = next(_field_type(a, f) for f in dataclasses.fields(a) if f.name == "kind")
-                for value in get_args(kind):
-                    choices[value] = schema_for(a)
-            inner = cs.tagged_union_schema(
-                choices, discriminator="kind", custom_error_type="unknown_kind", custom_error_message="unknown kind"
-            )
-        else:
-            inner = cs.union_schema([schema_for(a) for a in args], mode="left_to_right")
-        return cs.nullable_schema(inner) if type(None) in get_args(tp) else inner
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return _dataclass_schema(tp)
-    raise TypeError(f"no schema for {tp!r}")  # pragma: no cover - a programming error
-
-
-@cache
-def _dataclass_schema(cls: type) -> cs.CoreSchema:
-    # start-up: pydantic-core loads only on a cache miss
-    from pydantic_core import core_schema as cs
-
-    fields = []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        s = schema_for(_field_type(cls, f))
-        if f.default is not dataclasses.MISSING:
-            s = cs.with_default_schema(s, default=f.default)
-        elif f.default_factory is not dataclasses.MISSING:
-            s = cs.with_default_schema(s, default_factory=f.default_factory)
-        fields.append(cs.dataclass_field(f.name, s, kw_only=True))
-    args = cs.dataclass_args_schema(cls.__name__, fields, extra_behavior="forbid")
-    return cs.dataclass_schema(cls, args, [f.name for f in dataclasses.fields(cls)], frozen=True)
-
-
 def field_type(cls: type, f: dataclasses.Field[Any]) -> Any:
-    """The annotation of a record's field, as a type (the loader's validators, the JSON Schemas and
-    the field reference all read it)."""
+    """The annotation of a record's field, as a type (the JSON Schemas and the field reference read it)."""
     # Classes written without postponed annotations carry real types; evaluate strings only if needed.
     return typing.get_type_hints(cls)[f.name] if isinstance(f.type, str) else f.type
 
@@ -141,11 +72,23 @@ _field_type = field_type
 
 
 @cache
-def validator_for(cls: type) -> SchemaValidator:
-    # start-up: pydantic-core loads only on a cache miss
-    from pydantic_core import SchemaValidator
+def adapter(tp: Any) -> TypeAdapter[Any]:
+    """pydantic's reader of ``tp`` (a record class, or a type made of them), built once."""
+    # start-up: pydantic loads only on a cache miss (validate never needs it on a hit)
+    from pydantic import TypeAdapter
 
-    return SchemaValidator(schema_for(cls))
+    return TypeAdapter(tp)
+
+
+def json_text(data: Any) -> str:
+    """A file's plain data as JSON text for pydantic (a YAML date as its text: see the module)."""
+    return json.dumps(data, default=_date_text, allow_nan=True)
+
+
+def _date_text(value: Any) -> str:
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    raise TypeError(f"not plain data: a {type(value).__name__}")  # a programming error: readers give plain data
 
 
 def validate(cls: type[T], data: Any, document: Document, base: Location = ()) -> tuple[T | None, list[ErrorDetail]]:
@@ -153,11 +96,11 @@ def validate(cls: type[T], data: Any, document: Document, base: Location = ()) -
 
     Returns the instance, or ``None`` with every problem found, each located and explained.
     """
-    # start-up: pydantic-core loads only on a cache miss
-    from pydantic_core import ValidationError
+    # start-up: pydantic loads only on a cache miss
+    from pydantic import ValidationError
 
     try:
-        return validator_for(cls).validate_python(data), []
+        return adapter(cls).validate_json(json_text(data)), []
     except ValidationError as exc:
         return None, explain(exc, cls, document, base)
 
@@ -199,20 +142,74 @@ def read_catalog_document(
 
 
 def explain(exc: ValidationError, cls: type, document: Document, base: Location = ()) -> list[ErrorDetail]:
-    """Turn pydantic-core's errors into messages a player can act on."""
+    """Turn pydantic's errors into messages a player can act on."""
     details: list[ErrorDetail] = []
     seen: set[Location] = set()
     data = _node(document.data, base)
     for err in exc.errors(include_url=False):
-        loc = _untagged(data, tuple(p for p in err["loc"] if not _is_branch_tag(p)))
+        placed = _place(cls, err["loc"], data)
+        if placed is None:  # another kind's record, tried by pydantic in a list of kinds: not what the file says
+            continue
+        loc, problem = placed
+        found, value = _found(data, loc)
+        if found:  # what the file says there (pydantic saw it as JSON: a date as text)
+            err = {**err, "input": value}
         path = (*base, *loc)
         if path in seen:  # a union reports each branch; one message per place is enough
             continue
         seen.add(path)
-        message, hint = _describe(err, cls, loc, data)
-        at_key = err["type"] in ("extra_forbidden", "unexpected_keyword_argument")
+        message, hint = problem or _describe(err, cls, loc, data)
+        at_key = err["type"] in ("extra_forbidden", "unexpected_keyword_argument") and problem is None
         details.append(document.detail(path, message, hint, key=at_key))
     return details
+
+
+Problem = tuple[str, str | None]
+
+
+def _place(cls: type, loc: tuple[int | str, ...], data: Any) -> tuple[Location, Problem | None] | None:
+    """Where in the file pydantic's error at ``loc`` is, without the names pydantic gives the
+    branches of a union (no file has them). A record among several kinds is the one its ``kind``
+    names: an error found trying another kind is ``None``; a ``kind`` missing or unknown is the
+    problem at that place, whatever pydantic found trying each kind."""
+    tp: Any = cls
+    node, out = data, list[str | int]()
+    for part in loc:
+        members = [a for a in get_args(tp) if a is not type(None)] if _is_union(tp) else []
+        if len(members) == 1:  # 'X | None': pydantic names no branch
+            tp = members[0]
+        if len(members) > 1:  # this part names the branch pydantic tried
+            kinds = _kinds(tp)
+            if not kinds:
+                continue
+            chosen, problem = _kind_of(kinds, node)
+            if problem is not None:
+                return tuple(out), problem
+            if chosen is None or part != chosen.__name__:
+                return None
+            tp = chosen
+            continue
+        if isinstance(part, str) and part == "[key]":  # a mapping's key (a file's keys are all text)
+            continue
+        out.append(part)
+        tp = _step(tp, part)
+        _, node = _child(node, part)
+    return tuple(out), None
+
+
+def _kind_of(kinds: dict[str, type], node: Any) -> tuple[type | None, Problem | None]:
+    """The record ``node`` is among ``kinds``, or what is wrong with its ``kind``."""
+    if not isinstance(node, dict):
+        return None, (f"expected a mapping of keys to values, found {describe_value(node)}", None)
+    given = node.get("kind")
+    if isinstance(given, str) and given in kinds:
+        return kinds[given], None
+    hint = (did_you_mean(given, list(kinds)) if isinstance(given, str) else None) or f"the kinds: {', '.join(kinds)}"
+    return None, (f"unknown kind {describe_value(given)}", hint)
+
+
+def _is_union(tp: Any) -> bool:
+    return get_origin(tp) in (Union, types.UnionType)
 
 
 def _child(data: Any, part: str | int) -> tuple[bool, Any]:
@@ -224,6 +221,14 @@ def _child(data: Any, part: str | int) -> tuple[bool, Any]:
     return False, None
 
 
+def _found(data: Any, loc: Location) -> tuple[bool, Any]:
+    for part in loc:
+        found, data = _child(data, part)
+        if not found:
+            return False, None
+    return True, data
+
+
 def _node(data: Any, loc: Location) -> Any:
     for part in loc:
         found, data = _child(data, part)
@@ -232,33 +237,15 @@ def _node(data: Any, loc: Location) -> Any:
     return data
 
 
-def _untagged(data: Any, loc: Location) -> Location:
-    """``loc`` without the kind that pydantic-core names a tagged item by ('at_most'): no file has it."""
-    node, out = data, list[str | int]()
-    for i, part in enumerate(loc):
-        if isinstance(node, dict) and part not in node and part == node.get("kind"):
-            continue
-        out.append(part)
-        found, node = _child(node, part)
-        if not found:
-            return (*out, *loc[i + 1 :])
-    return tuple(out)
-
-
 def _kinds(tp: Any) -> dict[str, type]:
     """For a union of records told apart by ``kind``: each kind and its record."""
     out: dict[str, type] = {}
-    if get_origin(tp) in (Union, types.UnionType):
+    if _is_union(tp):
         for a in get_args(tp):
             if dataclasses.is_dataclass(a) and isinstance(a, type):
                 kind = next((_field_type(a, f) for f in dataclasses.fields(a) if f.name == "kind"), None)
                 out.update({str(v): a for v in get_args(kind)} if kind is not None else {})
     return out
-
-
-def _is_branch_tag(part: Any) -> bool:
-    # pydantic-core adds the union branch name to the location; users never wrote it.
-    return isinstance(part, str) and ((part.endswith("]") and "[" in part) or part in {"int", "str", "bool"})
 
 
 def _type_at(cls: type, loc: Location, data: Any = None) -> Any:
@@ -344,15 +331,6 @@ def _describe(err: Any, cls: type, loc: Location, data: Any = None) -> tuple[str
         options = [o.strip().strip("'") for o in expected.replace(" or ", ",").split(",") if o.strip()]
         hint = did_you_mean(str(found), options) if isinstance(found, str) else None
         return f"expected {one_of(options)}, found {describe_value(found)}", hint
-    if kind == "unknown_kind" or kind == "union_tag_invalid":
-        given = found.get("kind") if isinstance(found, dict) else found
-        kinds = list(_kinds(_type_at(cls, loc)))
-        hint = (did_you_mean(str(given), kinds) if isinstance(given, str) else None) or (
-            f"the kinds: {', '.join(kinds)}" if kinds else None
-        )
-        return f"unknown kind {describe_value(given)}", hint
-    if kind == "union_tag_not_found":
-        return "the key 'kind' is missing", "add 'kind'"
     for type_name, wording in TYPE_NAMES.items():
         if kind.startswith(type_name + "_") or kind == f"{type_name}_type":
             hint = None

@@ -33,14 +33,16 @@ JSON structure (``format_version`` 1; later versions may add fields, none will c
     }
 
 ``leader`` is true when every model of an entry is a leader; ``leaders`` says how many are (0 to
-``count``). A file without ``leaders`` is read by its ``leader``.
+``count``). A file without ``leaders`` (or with null) is read by its ``leader``. The reader is
+pydantic's, as for every file format (``SentList``, ``SentEntry``); it ignores keys it does not read.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
@@ -51,11 +53,13 @@ from listbuilder.files.yamldoc import Document, parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.loadout import as_data
+from listbuilder.rules.schema import adapter, json_text
 from listbuilder.share.textformat import revision_of, to_markdown, to_text
 from listbuilder.share.textreader import Written, encodable, read_export
 
 FORMAT = "listbuilder-list"
 FORMAT_VERSION = 1
+R = TypeVar("R", bound=Hashable)  # a record (its reader is cached by class)
 EMBED_COMMENT = "# Every unit is written out in full, so this list needs only its rule set, not the unit catalogs.\n"
 
 
@@ -187,6 +191,62 @@ def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+# An export's reader ignores keys it does not know: later versions may add fields (the module's
+# promise), and costs, totals and verdicts are not read back.
+_EXPORT_CONFIG: Mapping[str, Any] = {**Record.__pydantic_config__, "extra": "ignore"}
+
+
+@record
+class SentList(Record):
+    """A JSON export as read back: what its list file needs. Its entries are read one by one
+    (``SentEntry``), so that one broken entry does not hide the others' problems."""
+
+    __pydantic_config__ = _EXPORT_CONFIG
+    format: str
+    format_version: int
+    system: str
+    name: str
+    limit: int | None = None
+    revision: int | None = None
+    entries: tuple[Any, ...]
+
+
+@record
+class SentEntry(Record):
+    """An entry of a JSON export as read back; ``stats`` and ``notes`` are a custom unit's."""
+
+    __pydantic_config__ = _EXPORT_CONFIG
+    unit: str
+    count: int
+    leader: bool
+    custom: bool
+    leaders: int | None = None
+    stats: Mapping[str, Any] | None = None
+    notes: str = ""
+
+
+# What is said when a key of the export is not as it must be, in the order it is said.
+_LIST_PROBLEMS = {
+    "format_version": f"this listbuilder reads format_version {FORMAT_VERSION}",
+    "name": "expected the list's name as text",
+    "limit": "expected a whole number of at least 1, or null",
+    "revision": "expected a whole number of at least 1, or null",
+    "entries": "expected a list of entries",
+}
+_ENTRY_NEEDS = "an entry needs 'unit' (text), 'count' (at least 1), 'leader' and 'custom' (true or false)"
+_CUSTOM_NEEDS = "a custom entry needs 'stats' (an object) and 'notes'"
+
+
+def _read(cls: type[R], data: Any) -> tuple[R | None, set[str | int]]:
+    """``data`` read as ``cls`` by pydantic (``rules.schema``), or the keys that are wrong in it."""
+    from pydantic import ValidationError  # start-up: only an import of JSON reads it
+
+    try:
+        return adapter(cls).validate_json(json_text(data)), set()
+    except ValidationError as exc:
+        return None, {err["loc"][0] if err["loc"] else "" for err in exc.errors(include_url=False)}
+
+
 def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
     """The list data of an ``export_json`` document."""
 
@@ -208,53 +268,44 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
             f'expected an object with "format": "{FORMAT}"', hint="export the list as JSON again", action="export-json"
         )
     if data.get("format_version") != FORMAT_VERSION:
-        raise fail(f"this listbuilder reads format_version {FORMAT_VERSION}", ("format_version",))
+        raise fail(_LIST_PROBLEMS["format_version"], ("format_version",))
     system_id = data.get("system")
     if not isinstance(system_id, str) or system_id not in catalogs.ids():
         shown = system_id if isinstance(system_id, str) else "?"
         raise fail(f"unknown rule set '{shown}'", ("system",), catalogs.unknown_hint(shown))
-    system = catalogs.get(system_id)
-    name, limit, revision, entries = (data.get(k) for k in ("name", "limit", "revision", "entries"))
-    if not isinstance(name, str) or not name.strip():
-        raise fail("expected the list's name as text", ("name",))
-    for key, value in (("limit", limit), ("revision", revision)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise fail("expected a whole number of at least 1, or null", (key,))
-    if not isinstance(entries, list):
-        raise fail("expected a list of entries", ("entries",))
+    sent, wrong = _read(SentList, data)
+    too_small = {k for k in ("limit", "revision") if isinstance(data.get(k), int) and data[k] < 1}
+    blank = {"name"} if isinstance(data.get("name"), str) and not data["name"].strip() else set()
+    for key, message in _LIST_PROBLEMS.items():
+        if key in wrong | too_small | blank:
+            raise fail(message, (key,))
+    assert sent is not None  # no key was wrong
+    system = catalogs.get(sent.system)
     details: list[ErrorDetail] = []
     units = []
-    for i, e in enumerate(entries):
+    for i, raw in enumerate(sent.entries):
         path: tuple[str | int, ...] = ("entries", i)
-        e = e if isinstance(e, dict) else {}
-        unit_name, count, leader, custom = (e.get(k) for k in ("unit", "count", "leader", "custom"))
-        leaders = e.get("leaders", count if leader is True else 0)
-        if not (
-            isinstance(unit_name, str)
-            and isinstance(count, int)
-            and not isinstance(count, bool)
-            and count >= 1
-            and isinstance(leader, bool)
-            and isinstance(custom, bool)
-        ):
-            message = "an entry needs 'unit' (text), 'count' (at least 1), 'leader' and 'custom' (true or false)"
-            details.append(ErrorDetail(message=message, path=path))
-        elif isinstance(leaders, bool) or not isinstance(leaders, int) or not 0 <= leaders <= count:
+        entry, wrong = _read(SentEntry, raw if isinstance(raw, dict) else {})
+        if wrong - {"leaders", "stats", "notes"} or raw["count"] < 1:
+            details.append(ErrorDetail(message=_ENTRY_NEEDS, path=path))
+            continue
+        unit_name, count, leaders = raw["unit"], raw["count"], raw.get("leaders")
+        if leaders is None:  # a file without 'leaders' is read by its 'leader'
+            leaders = count if raw["leader"] else 0
+        if "leaders" in wrong or not 0 <= leaders <= count:
             message = f"'leaders' must be a whole number from 0 to the entry's count of {count}, found {leaders!r}"
             details.append(ErrorDetail(message=message, path=(*path, "leaders")))
-        elif not custom:
+        elif not raw["custom"]:  # a catalog unit: 'stats' and 'notes' are not read
             unit = system.find_unit(unit_name.strip())
             if unit is None:
                 missing = system.unknown_unit(unit_name)
                 details.append(ErrorDetail(message=missing.message, path=(*path, "unit"), hint=missing.hint))
             else:
                 units.append(catalog_entry(unit, count, leaders))
+        elif entry is None or entry.stats is None:
+            details.append(ErrorDetail(message=_CUSTOM_NEEDS, path=path))
         else:
-            stats, notes = e.get("stats"), e.get("notes", "")
-            if not isinstance(stats, dict) or not isinstance(notes, str):
-                details.append(ErrorDetail(message="a custom entry needs 'stats' (an object) and 'notes'", path=path))
-                continue
-            unit_data = {**stats, "name": unit_name, "notes": notes}
+            unit_data = {**entry.stats, "name": entry.unit, "notes": entry.notes}
             doc = Document(path=source, data=unit_data, positions={}, text="")
             found, errors = system.read_unit(unit_data, doc, (*path, "stats"))
             details += errors
@@ -262,4 +313,4 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
                 units.append(custom_entry(system, found, count, leaders))
     if details:
         raise InputError("this JSON list has errors", file=source, details=details)
-    return list_data(system, name, limit, revision, units)
+    return list_data(system, sent.name, sent.limit, sent.revision, units)

@@ -13,26 +13,23 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from listbuilder import api
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.web import builder, lists, play, sheets, units
-from listbuilder.web.security import MAX_BODY, WILDCARDS, BodyTooLarge, Guard, host_names
+from listbuilder.web.security import HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
 
-SWITCH_SECONDS = 0.0005  # how often the interpreter lock changes hands in a server (see create_app)
 
-
-def warm_up(app: Guard) -> None:
+def warm_up(app: Starlette) -> None:
     """Do what the first page will: read the folder's lists (loading their rule sets) and the
     rule sets to start one with, and compile the lists page's template. ``serve`` calls it once it
     listens and before it answers, so the first page finds the work done and none of it is done
@@ -45,7 +42,7 @@ def warm_up(app: Guard) -> None:
         api.prepare_pages(FIRST_PAGES, site.templates)
 
 
-def warm_later(app: Guard) -> None:
+def warm_later(app: Starlette) -> None:
     """Compile the other pages' templates once the first page has gone out (or after
     ``LATER_WAIT`` seconds): ``serve`` runs it in a thread, so the first page never waits for it."""
     site = _site(app)
@@ -54,8 +51,9 @@ def warm_later(app: Guard) -> None:
         api.prepare_pages(LATER_PAGES, site.templates)
 
 
-def _site(app: Guard) -> Site:
-    return app.app.state.site  # type: ignore[attr-defined, no-any-return]  # app.app: create_app's Starlette app
+def _site(app: Starlette) -> Site:
+    site: Site = app.state.site
+    return site
 
 
 FIRST_PAGES = ("web/lists.html",)  # what the browser that serve opens asks for first
@@ -78,19 +76,13 @@ def create_app(
     host: str = "127.0.0.1",
     port: int | None = None,
     token: str | None = None,
-) -> Guard:
+) -> Starlette:
     """The web builder for the list files of ``folder``.
 
     ``host`` and ``port`` are the address the server answers to (``Host`` headers naming anything
     else are refused; with ``port=None`` any port of that host). ``read_only`` refuses every
     change. ``token`` (default: a new random one) must come with every write."""
     root = Path(folder)
-    # Work-heavy answers (the doctor, odds, PDFs: up to HEAVY_AT_ONCE at once) run on worker
-    # threads, and Python hands its interpreter lock between threads every 5 ms by default: an
-    # ordinary page then waits about that long at every turn, and took 170-340 ms beside two
-    # doctors at work. Handing it on every 0.5 ms keeps such a page near 60 ms
-    # (benchmarks/bench_doctor_bounds.py). It is the whole process's setting: a server's.
-    sys.setswitchinterval(SWITCH_SECONDS)
     if not root.is_dir():
         raise InputError("no such folder", file=root, details=[ErrorDetail(message="serve a folder of list files")])
     if not read_only:
@@ -107,10 +99,10 @@ def create_app(
         Route("/new", lists.new_list(site), methods=["POST"]),
         Route("/import", lists.import_list(site), methods=["POST"]),
         Route("/restore", lists.restore_list(site), methods=["POST"]),
-        Route("/list/{file}", builder.builder_page(site)),
+        HeavyRoute("/list/{file}", builder.builder_page(site), when="doctor"),  # ?doctor=fix asks the doctor
         Route("/list/{file}/catalog", builder.catalog_part(site)),
         Route("/list/{file}/status", builder.status_part(site)),
-        Route("/list/{file}/doctor", builder.doctor_part(site)),
+        HeavyRoute("/list/{file}/doctor", builder.doctor_part(site)),
         Route("/list/{file}/rules", units.rules_part(site)),
         Route("/list/{file}/custom", units.custom_part(site)),
         Route("/list/{file}/change", builder.change(site), methods=["POST"]),
@@ -121,21 +113,18 @@ def create_app(
         Route("/list/{file}/delete", lists.delete(site), methods=["POST"]),
         Route("/list/{file}/play", play.play_page(site)),
         Route("/list/{file}/play/tap", play.tap(site), methods=["POST"]),
-        Route("/list/{file}/play/odds", play.odds(site)),
+        HeavyRoute("/list/{file}/play/odds", play.odds(site)),
         Route("/list/{file}/share", sheets.share_page(site)),
         Route("/list/{file}/export/{format}", sheets.export(site)),
         Route("/list/{file}/qr.svg", sheets.qr(site)),
-        Route("/list/{file}/print", sheets.print_list(site)),
-        Route("/list/{file}/compare", sheets.compare_page(site)),
+        HeavyRoute("/list/{file}/print", sheets.print_list(site)),
+        HeavyRoute("/list/{file}/compare", sheets.compare_page(site)),
         Route("/card/{system}", sheets.card_page(site)),
-        Route("/card/{system}/download", sheets.card_download(site)),
+        HeavyRoute("/card/{system}/download", sheets.card_download(site)),
         Route("/print.css", sheets.print_css(site)),
         Route("/fonts/{name}", sheets.font(site)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-
-    async def too_big(request: Request, exc: Exception) -> Response:
-        return PlainTextResponse(f"A request may carry at most {MAX_BODY:,} bytes.\n", status_code=413)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return site.page("error.html", request, 404, title="Not found", message="There is no such page here.")
@@ -148,16 +137,11 @@ def create_app(
         assert isinstance(exc, Restarted)
         return exc.answer(request)
 
-    handlers = {BodyTooLarge: too_big, Refused: refused, Restarted: restarted, 404: not_found}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    handlers = {Refused: refused, Restarted: restarted, 404: not_found}
+    guard = middleware(host, port, routes, site.token)  # web/security.py: the checks, in their order
+    app = Starlette(routes=routes, middleware=guard, exception_handlers=handlers)
     app.state.site = site
-    return Guard(
-        app,
-        host_names(host, port),
-        any_ip=(True if port is None else port) if host in WILDCARDS else False,
-        any_port=port is None,
-        token=site.token,
-    )
+    return app
 
 
 __all__ = ["create_app"]

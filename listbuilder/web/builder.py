@@ -14,7 +14,7 @@ from starlette.responses import RedirectResponse, Response
 from listbuilder import api
 from listbuilder.errors import ConflictError, ListbuilderError
 from listbuilder.memory import Bounded
-from listbuilder.web.forms import change_of
+from listbuilder.web.forms import change_of, index
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -100,9 +100,9 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
     edit = request.query_params.get("edit", "")
     if edit and request.method == "GET":  # the custom unit form filled in with that entry (no script)
         context.update(edit_context(context["state"], edit))
-    at = request.query_params.get("at", "")
-    if at.isdigit() and request.method == "GET":
-        context["touched"] = int(at)
+    at = index(request.query_params.get("at", ""))  # the entry changed last, to scroll to: a hint only
+    if at is not None and request.method == "GET":
+        context["touched"] = at
     context.update(extra)
     return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
 

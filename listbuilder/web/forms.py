@@ -3,6 +3,11 @@
 The web is the only face that posts forms, so reading them lives here: each form names its
 change (``change=add``...), and ``change_of`` builds that change's record, refusing a form that
 lacks what the change needs before anything is read or written.
+
+Every number a page sends is read here, and bounded: at most ``MAX_DIGITS`` digits (Python's
+``int()`` refuses a string of more than 4,300 digits with a ValueError, which was a 500, and a
+count of 4,000 digits was written to a list). A form's number past that is refused (400) with
+what it is; an index in a query (``index``) past it is no index, as a word there is.
 """
 
 from __future__ import annotations
@@ -22,14 +27,49 @@ def _one(fields: Fields, key: str) -> str | None:
     return values[-1] if values else None
 
 
-def _number(fields: Fields, key: str, what: str) -> int | None:
-    value = _one(fields, key)
-    if value is None or not value.strip():
+MAX_DIGITS = 9  # a number a page sends: more than any count, stat, limit or index of a game
+SHOWN = 40  # of a value that is no number, the characters a message quotes
+
+
+def whole(value: str) -> int | None:
+    """``value`` as a whole number (as ``int()`` reads it), or ``None`` if it is none or has more
+    than ``MAX_DIGITS`` digits."""
+    text = value.strip()
+    if len(text.lstrip("+-")) > MAX_DIGITS:
         return None
     try:
-        return int(value)
+        return int(text)
     except ValueError:
-        raise InputError(f"{what} must be a whole number, found '{value}'") from None
+        return None
+
+
+def not_whole(value: str, what: str) -> str:
+    """Why ``value`` (that ``whole`` refused) is not taken as ``what``."""
+    digits = value.strip().lstrip("+-")
+    if digits.isascii() and digits.isdigit():
+        return f"{what} must be a whole number of at most {MAX_DIGITS} digits, found one of {len(digits):,} digits"
+    shown = value if len(value) <= SHOWN else value[:SHOWN] + "…"
+    return f"{what} must be a whole number, found '{shown}'"
+
+
+def number(value: str | None, what: str) -> int | None:
+    """A form's number ``value`` (``None`` if it is blank), refused (``InputError``) if it is none."""
+    if value is None or not value.strip():
+        return None
+    found = whole(value)
+    if found is None:
+        raise InputError(not_whole(value, what))
+    return found
+
+
+def index(value: str) -> int | None:
+    """An index a query gives (``?entry=3``): plain ASCII digits, at most ``MAX_DIGITS`` of them
+    (``None`` otherwise: a query's word that is no index)."""
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS else None
+
+
+def _number(fields: Fields, key: str, what: str) -> int | None:
+    return number(_one(fields, key), what)
 
 
 # Each form's change: the fields it needs, and the record built from them.
@@ -100,10 +140,11 @@ def stats_of(system: Any, fields: Fields) -> dict[str, object]:
         if not given:
             continue
         if stat.kind == "number":
-            try:
-                values[key] = int(given[-1])
-            except ValueError:
-                errors.append(ErrorDetail(message=f"{stat.label} must be a whole number, found '{given[-1]}'"))
+            found = whole(given[-1])
+            if found is None:
+                errors.append(ErrorDetail(message=not_whole(given[-1], stat.label)))
+            else:
+                values[key] = found
         else:
             values[key] = given[-1]
     if errors:
@@ -127,14 +168,13 @@ def _loadout(
     noun = label.lower()
     for name in [*ticked, *(n for n in counts if n not in ticked)]:
         count = counts.get(name, every.strip() if every else "")
-        try:
-            items.append({item: name, figures_key: int(count)})
-        except ValueError:
-            if name in counts:
-                message = f"the {noun} carrying {name} must be a whole number, found '{count}'"
-                errors.append(ErrorDetail(message=message))
-            else:  # every figure, and the unit's figures are not given yet: the pricing says so
-                items.append(name)
+        found = whole(count)
+        if found is not None:
+            items.append({item: name, figures_key: found})
+        elif name in counts:
+            errors.append(ErrorDetail(message=not_whole(count, f"the {noun} carrying {name}")))
+        else:  # every figure, and the unit's figures are not given yet: the pricing says so
+            items.append(name)
     return items
 
 

@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from listbuilder import api
 from listbuilder.errors import ListbuilderError
+from listbuilder.web.forms import number
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -18,7 +19,6 @@ from listbuilder.web.site import (
     error_message,
     form_of,
     list_url,
-    number,
     one,
     redirect,
 )

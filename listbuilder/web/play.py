@@ -17,6 +17,7 @@ from starlette.responses import RedirectResponse, Response
 
 from listbuilder import api
 from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.forms import index
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, form_of, is_htmx, list_url, one, unreadable
 
 LOG_SHOWN = 12  # the newest taps the page lists; the file keeps them all
@@ -180,11 +181,12 @@ def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, 
     if not against:
         return context
     try:
-        if not target.isdigit():
+        number = index(target)
+        if number is None:
             raise InputError("choose the unit to attack", details=None)
         situation = _situation(query, choices.options)
         context["odds"] = api.game_odds(
-            site.folder, file, site.catalogs, query.get("attacker") or "", against, int(target), situation
+            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation
         )
         context["odds_words"] = _words(situation)
     except ListbuilderError as exc:

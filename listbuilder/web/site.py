@@ -21,7 +21,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from listbuilder import api
-from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.errors import ListbuilderError
 from listbuilder.web.hints import error_text, hint
 from listbuilder.web.security import MAX_BODY, token_matches
 
@@ -133,15 +133,6 @@ async def form_of(request: Request, site: Site) -> Mapping[str, list[str]]:
 def one(fields: Mapping[str, list[str]], key: str, default: str | None = None) -> str | None:
     values = fields.get(key)
     return values[-1] if values else default
-
-
-def number(value: str | None, what: str) -> int | None:
-    if value is None or not value.strip():
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InputError(f"{what} must be a whole number, found '{value}'") from None
 
 
 class Refused(Exception):

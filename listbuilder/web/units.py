@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from listbuilder import api
 from listbuilder.errors import ListbuilderError
-from listbuilder.web.forms import fields_of, stats_of
+from listbuilder.web.forms import fields_of, index, stats_of
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htmx, list_state_or_page
 
 
@@ -24,9 +24,11 @@ def _unit(state: Any, query: Mapping[str, str]) -> tuple[Any, str]:
     entries = state.report.army.entries
     entry = query.get("entry", "")
     if entry.isdigit():
-        if int(entry) < len(entries):
-            return entries[int(entry)].unit, ""
-        return None, f"The list has no entry {int(entry) + 1}: it has {len(entries)}. Reload the list."
+        number = index(entry)
+        if number is not None and number < len(entries):
+            return entries[number].unit, ""
+        which = "of that number" if number is None else number + 1
+        return None, f"The list has no entry {which}: it has {len(entries)}. Reload the list."
     name = query.get("unit", "") or query.get("rules", "")
     found = state.report.system.find_unit(name) if name else None
     if found is None:
@@ -73,7 +75,9 @@ def custom_part(site: Site) -> Endpoint:
         state = await list_state_or_page(site, request)
         if isinstance(state, Response):
             return state
-        return site.page("_custom.html", request, **edit_context(state, request.query_params.get("edit", "")))
+        # closed, as on the builder page, when ``edit`` is not a custom entry (the list changed since)
+        context = {"custom_open": False, **edit_context(state, request.query_params.get("edit", ""))}
+        return site.page("_custom.html", request, **context)
 
     return handler
 
@@ -82,9 +86,11 @@ def edit_context(state: Any, edit: str) -> dict[str, Any]:
     """What ``_custom.html`` needs to edit custom entry ``edit`` (nothing when it is not one)."""
     system = state.report.system
     entries = state.report.army.entries
-    if not edit.isdigit() or int(edit) >= len(entries) or not entries[int(edit)].custom:
-        return {"state": state, "system": system, "stats": list(system.definition.stats.items()), "custom": {}}
-    fields = {**fields_of(system, entries[int(edit)].unit), "index": [edit]}
+    number = index(edit)
+    if number is None or number >= len(entries) or not entries[number].custom:
+        stats = list(system.definition.stats.items())
+        return {"state": state, "system": system, "stats": stats, "custom": {}, "pricing": None, "price_error": ""}
+    fields = {**fields_of(system, entries[number].unit), "index": [edit]}
     return {
         "state": state,
         "system": system,
