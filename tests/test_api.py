@@ -63,7 +63,7 @@ def test_points_json_carries_the_entries(books):
 def test_price_a_statline_by_the_formula(books):
     # speed-range-power worked example: WW2 Soldier 6"/24"/2 = 30 (source 003, the points examples)
     system = books.get("speed-range-power")
-    result = lists.price(system, lists.parse_stat_options(system, ["--speed", "6", "--range=24", "--power", "2"]))
+    result = lists.price(system, lists.read_stats(system, [("speed", "6"), ("range", "24"), ("power", "2")]))
     assert result.total == 30 and result.legal
     data = result.as_json()
     assert [p["cost"] for p in data["parts"]] == [6, 16, 8] and data["legal"] is True
@@ -72,7 +72,7 @@ def test_price_a_statline_by_the_formula(books):
 def test_price_refuses_unknown_stats_and_units(books):
     system = books.get("speed-range-power")
     with pytest.raises(InputError, match="cannot be used") as exc:
-        lists.parse_stat_options(system, ["--sped", "6"])
+        lists.read_stats(system, [("sped", "6")])
     assert "did you mean 'speed'" in exc.value.render() and "--" not in exc.value.render()
     with pytest.raises(InputError, match="no unit 'Nobody'"):
         lists.price(system, {}, "Nobody")
@@ -268,7 +268,7 @@ def test_the_doctor_finds_a_faction_as_the_catalog_does(books):
 def test_paths_and_sequences_of_the_right_kind_pass(books):
     assert lists.check_list(ZOMBIES, books).legal()
     assert rulesets.open_catalogs([]) is not None and rulesets.open_catalogs(()) is not None
-    assert matchups.odds(books, "might-skirmish", "Hunter", "Hunter", ("attack=melee",)).system == "might-skirmish"
+    assert matchups.odds(books, "might-skirmish", "Hunter", "Hunter", {"attack": "melee"}).system == "might-skirmish"
 
 
 def test_nothing_to_print_is_refused(books):
@@ -322,12 +322,10 @@ def test_the_api_refuses_what_the_cli_refuses(tmp_path):
             lambda: sharing.diff_files(ZOMBIES, EXAMPLES / "deathzap-frontier-rangers.legal.yaml", books),
             "different rule",
         ),
-        (lambda: lists.parse_stat_options(ms, ["--might", "6", "--might=7"]), "these stats cannot be used"),
+        (lambda: lists.read_stats(ms, [("might", "6"), ("might", "7")]), "Might is given twice"),
         (lambda: lists.price(ms, {}), "give the stats of the unit to price"),
-        (
-            lambda: matchups.odds(books, "might-skirmish", "Hunter", "Hunter", ["cover=none", "cover=partial"]),
-            "twice",
-        ),
+        (lambda: matchups.odds(books, "might-skirmish", "Hunter", "Hunter", {"cover": "nowhere"}), "found 'nowhere'"),
+        (lambda: matchups.odds(books, "might-skirmish", "Hunter", "Hunter", {"cover": True}), "'cover' needs a value"),
     ]
     for call, expected in cases:
         with pytest.raises(InputError) as caught:
@@ -335,5 +333,5 @@ def test_the_api_refuses_what_the_cli_refuses(tmp_path):
         assert expected in caught.value.render(), caught.value.render()
     assert not (tmp_path / "a.yaml").exists()
     assert editing.list_file_name(ms, "ゾンビ家族").name == "ゾンビ家族.yaml"
-    changed = lists.price(ms, lists.parse_stat_options(ms, ["--might", "3"]), "Hunter")
+    changed = lists.price(ms, lists.read_stats(ms, [("might", "3")]), "Hunter")
     assert changed.unit.name == "Hunter with Might 3" and changed.total == 3 and changed.as_json()["total"] == 3

@@ -20,8 +20,8 @@ from listbuilder.army.phrases import problem_place as problem_place
 from listbuilder.army.phrases import stats_line as stats_line
 from listbuilder.army.phrases import total_text as total_text
 from listbuilder.army.pricing import Pricing
-from listbuilder.army.pricing import parse_stat_options as parse_stat_options
 from listbuilder.army.pricing import price as price
+from listbuilder.army.pricing import read_stats as read_stats
 from listbuilder.army.report import Report, build_report
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
@@ -37,9 +37,9 @@ __all__ = [
     "citation",
     "headline",
     "leader_tag",
-    "parse_stat_options",
     "price",
     "problem_place",
+    "read_stats",
     "stats_line",
     "total_text",
 ]

@@ -4,12 +4,11 @@ icepool loads inside the engine when odds are first worked out, not with this mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
-from listbuilder.odds.ask import list_matrix, matrix_cells, matrix_view, one_matchup, read_situation
+from listbuilder.odds.ask import Situation, list_matrix, matrix_cells, matrix_view, one_matchup, situation_of
 from listbuilder.odds.ask import matrix_text as matrix_text
 from listbuilder.odds.ask import outcome_text as outcome_text
 from listbuilder.odds.matchups import Matrix, Outcome
@@ -25,23 +24,24 @@ def odds(
     system_id: str,
     attacker: str,
     target: str,
-    situation: Sequence[str] = (),
+    situation: Situation | None = None,
     *,
     mechanic: str | None = None,
 ) -> Outcome:
-    """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``),
-    the situation ``OPTION=VALUE`` words of the rule set's mechanic."""
-    return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation)
+    """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``), the
+    situation the values of the mechanic's options (``{"cover": "soft", "defending": True}``)."""
+    return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation or {})
 
 
-def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic: str | None = None) -> Matchups:
+def odds_lists(a: Report, b: Report, situation: Situation | None = None, *, mechanic: str | None = None) -> Matchups:
     """Every unit of list ``a`` attacking every unit of list ``b``, with kills per 100 points."""
     if a.system.id != b.system.id:
         raise InputError(
             f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
             details=[ErrorDetail(message="odds compare lists of one rule set")],
         )
-    grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **read_situation(a.system, mechanic, situation))
+    values = situation_of(a.system, mechanic, situation or {})
+    grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **values)
     return Matchups(grid=grid, a=a, b=b, columns=tuple(columns))
 
 

@@ -8,7 +8,7 @@ writes the game and returns it. A game file that cannot be trusted is shown, nev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 from listbuilder.odds.matchups import Outcome
@@ -110,10 +110,17 @@ def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | Non
 
 
 def game_odds(
-    folder: Path, name: str, catalogs: Catalogs, piece: str, opponent: str, target: int, situation: Sequence[str] = ()
+    folder: Path,
+    name: str,
+    catalogs: Catalogs,
+    piece: str,
+    opponent: str,
+    target: int,
+    situation: Mapping[str, str | bool | int] | None = None,
 ) -> Outcome:
     """The exact odds (``listbuilder odds``' figures) of a piece of the list attacking entry
-    ``target`` of the list ``opponent`` of the same folder; ``situation`` is OPTION=VALUE words."""
+    ``target`` of the list ``opponent`` of the same folder; ``situation`` is the values of the
+    mechanic's options."""
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)
-    return piece_odds(board, piece, other.report, target, situation)
+    return piece_odds(board, piece, other.report, target, situation or {})

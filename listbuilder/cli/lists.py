@@ -1,5 +1,6 @@
 """Commands that read lists and rule sets: validate, points, cost, systems, catalog, diff."""
 
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -101,11 +102,36 @@ def cost(
     """
     try:
         rules = rulesets.open_catalogs(catalogs).get(system)
-        result = lists.price(rules, lists.parse_stat_options(rules, ctx.args), unit)
+        pairs, statline = stat_options(rules.definition.stats, ctx.args)
+        result = lists.price(rules, lists.read_stats(rules, pairs, statline), unit)
     except ListbuilderError as exc:
         fail(exc)
     say(to_json(result.as_json()) if as_json else views.pricing(result))
     raise typer.Exit(EXIT_OK if result.legal else EXIT_RULES_BROKEN)
+
+
+def stat_options(stats: Collection[str], args: Sequence[str]) -> tuple[list[tuple[str, str]], str]:
+    """``--speed 6 --range=24 --big-guns yes`` (or ``"Speed 6, Range 24"``) as the (stat, text)
+    pairs and the statline ``api.read_stats`` reads: it names each stat it cannot use."""
+    pairs: list[tuple[str, str]] = []
+    words: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if not arg.startswith("--"):
+            words.append(arg)
+            continue
+        key, has_value, value = arg[2:].partition("=")
+        if not has_value:
+            following = next(rest, None)
+            if following is None:
+                raise InputError(
+                    f"the option --{key} needs a value",
+                    details=[ErrorDetail(message=f"give it as --{key} VALUE, or --{key}=VALUE")],
+                )
+            value = following
+        stat = key.replace("-", "_")
+        pairs.append((stat if stat in stats else key, value))
+    return pairs, " ".join(words)
 
 
 @command("systems")

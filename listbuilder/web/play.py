@@ -129,16 +129,21 @@ def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]
     return site.page("_play_game.html", request, games=play.games_of(site.folder, file), **context)
 
 
-def _situation(query: Mapping[str, str], options: Sequence[play.SituationOption]) -> list[str]:
-    """The odds form's fields as the OPTION=VALUE words ``listbuilder odds`` takes."""
-    words = []
+def _situation(query: Mapping[str, str], options: Sequence[play.SituationOption]) -> dict[str, str | bool | int]:
+    """The odds form's fields as the situation's values: a flag ticked or not, each other option's text."""
+    values: dict[str, str | bool | int] = {}
     for option in options:
         value = query.get(option.key)
         if option.kind == "flag":
-            words.append(f"{option.key}={'yes' if value in ('on', 'yes', 'true', '1') else 'no'}")
+            values[option.key] = value in ("on", "yes", "true", "1")
         elif value:
-            words.append(f"{option.key}={value[:80]}")
-    return words
+            values[option.key] = value[:80]
+    return values
+
+
+def _words(situation: Mapping[str, str | bool | int]) -> list[str]:
+    """The situation as the page says it beside the odds: the OPTION=VALUE words ``listbuilder odds`` takes."""
+    return [f"{key}={'yes' if v is True else 'no' if v is False else v}" for key, v in situation.items()]
 
 
 def odds(site: Site) -> Endpoint:
@@ -179,11 +184,11 @@ def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, 
         number = index(target)
         if number is None:
             raise InputError("choose the unit to attack", details=None)
-        words = _situation(query, choices.options)
+        situation = _situation(query, choices.options)
         context["odds"] = play.game_odds(
-            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, words
+            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation
         )
-        context["odds_words"] = words
+        context["odds_words"] = _words(situation)
     except ListbuilderError as exc:
         context["odds_error"] = error_message(exc)
     return context
