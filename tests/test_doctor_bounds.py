@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 
-from listbuilder import api
+from listbuilder.api import doctor, lists
 from listbuilder.doctor import program
 
 # Seven Windblade Elves units (might-skirmish), one to three models each: far over any limit.
@@ -29,14 +29,14 @@ def test_the_time_bound_covers_reading_and_preparing(tmp_path, catalogs, monkeyp
     # With a bound shorter than reading the list takes, the refusal comes once it is read, not
     # after the slots are prepared and the answers judged (each as long again as the reading).
     path = _big_list(tmp_path / "big.yaml", 20_000)
-    api.fix_list(_big_list(tmp_path / "small.yaml", 10), catalogs)
+    doctor.fix_list(_big_list(tmp_path / "small.yaml", 10), catalogs)
     started = time.monotonic()
-    api.check_list(path, catalogs)
+    lists.check_list(path, catalogs)
     reading = time.monotonic() - started
     monkeypatch.setattr(program, "MAX_SECONDS", reading / 4)
     started = time.monotonic()
     with pytest.raises(program.TooLarge, match="too much work for an exact answer") as caught:
-        api.fix_list(path, catalogs)
+        doctor.fix_list(path, catalogs)
     took = time.monotonic() - started
     assert caught.value.file == path
     assert took < 2 * reading + 0.2, (took, reading)

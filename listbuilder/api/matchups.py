@@ -1,4 +1,6 @@
-"""Exact odds from a rule set's dice: one matchup, or a list against a list."""
+"""Exact odds from a rule set's dice: one matchup, or a list against a list, and their words.
+
+icepool loads inside the engine when odds are first worked out, not with this module."""
 
 from __future__ import annotations
 
@@ -6,12 +8,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.odds.ask import list_matrix, matrix_cells, one_matchup, read_situation
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.odds.ask import list_matrix, matrix_cells, matrix_view, one_matchup, read_situation
+from listbuilder.odds.ask import matrix_text as matrix_text
+from listbuilder.odds.ask import outcome_text as outcome_text
 from listbuilder.odds.matchups import Matrix, Outcome
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
+
+__all__ = ["Matchups", "Outcome", "matrix_text", "odds", "odds_grid", "odds_lists", "outcome_text"]
 
 
 def odds(
@@ -61,3 +67,15 @@ class Matchups(Record):
             if grid.efficiency is None
             else [None if e is None else float(e) for e in grid.efficiency],
         }
+
+
+def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:
+    """The odds of each unit of ``a`` attacking each of ``b`` as the printed reference sheet shows
+    them (``_matrix.html``); ``None`` when the lists are of different rule sets, one is empty, or
+    the rule set has no odds."""
+    if a.system.id != b.system.id or not a.lines or not b.lines:
+        return None
+    try:
+        return matrix_view(a.system, a, b)
+    except ListbuilderError:
+        return None

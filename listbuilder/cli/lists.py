@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from listbuilder import api
+from listbuilder.api import lists, rulesets, sharing
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
@@ -27,13 +27,13 @@ def validate(
     Example: listbuilder validate --strict my-warband.yaml
     """
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
     except ListbuilderError as exc:
         fail(exc)
     worst = EXIT_OK
     for path in files:
         try:
-            report = api.check_list(path, books)
+            report = lists.check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             if as_json:
@@ -59,12 +59,12 @@ def points(
     """
     worst = EXIT_OK
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
     except ListbuilderError as exc:
         fail(exc)
     for path in files:
         try:
-            report = api.check_list(path, books)
+            report = lists.check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             say(f"error: {render(exc)}", err=True)
@@ -100,8 +100,8 @@ def cost(
     Example: listbuilder cost might-skirmish "Beast, Might 6"
     """
     try:
-        rules = api.get_system(api.open_catalogs(catalogs), system)
-        result = api.price(rules, api.parse_stat_options(rules, ctx.args), unit)
+        rules = rulesets.open_catalogs(catalogs).get(system)
+        result = lists.price(rules, lists.parse_stat_options(rules, ctx.args), unit)
     except ListbuilderError as exc:
         fail(exc)
     say(to_json(result.as_json()) if as_json else views.pricing(result))
@@ -115,7 +115,7 @@ def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> Non
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
     try:
-        found = api.systems(api.open_catalogs(catalogs))
+        found = rulesets.open_catalogs(catalogs).all()
         say(to_json([s.as_json() for s in found]) if as_json else views.systems(found))
     except ListbuilderError as exc:
         fail(exc)
@@ -133,7 +133,7 @@ def catalog(
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
     try:
-        listing = api.catalog_units(api.open_catalogs(catalogs), system, faction)
+        listing = rulesets.catalog_units(rulesets.open_catalogs(catalogs), system, faction)
         say(to_json(listing.as_json()) if as_json else views.catalog(listing))
     except ListbuilderError as exc:
         fail(exc)
@@ -155,13 +155,13 @@ def diff(
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
         if git:
-            say(api.git_diff(files, books))
+            say(sharing.git_diff(files, books))
             raise typer.Exit(EXIT_OK)
         if len(files) != 2:
             raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
-        say(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
+        say(views.list_diff(sharing.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on
             say(f"listbuilder diff: {render(exc)}")

@@ -5,8 +5,7 @@ from typing import Annotated
 
 import typer
 
-from listbuilder import api
-from listbuilder.cli import views
+from listbuilder.api import lists, rulesets
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
@@ -39,12 +38,14 @@ def odds(
 
     Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
     """
+    from listbuilder.api import matchups  # the odds' stack (icepool): only odds loads it
+
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
-            a, b = api.check_list(Path(args[0]), books), api.check_list(Path(args[1]), books)
-            grid = api.odds_lists(a, b, args[2:], mechanic=mechanic)
-            say(to_json(grid.as_json()) if as_json else views.matchups(grid))
+            a, b = lists.check_list(Path(args[0]), books), lists.check_list(Path(args[1]), books)
+            grid = matchups.odds_lists(a, b, args[2:], mechanic=mechanic)
+            say(to_json(grid.as_json()) if as_json else matchups.matrix_text(grid.grid, grid.a, grid.b, grid.columns))
             return
         if len(args) < 3:
             raise InputError(
@@ -53,7 +54,7 @@ def odds(
                     ErrorDetail(message="listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml")
                 ],
             )
-        outcome = api.odds(books, args[0], args[1], args[2], args[3:], mechanic=mechanic)
-        say(to_json(outcome.as_json()) if as_json else views.outcome(outcome, exact))
+        outcome = matchups.odds(books, args[0], args[1], args[2], args[3:], mechanic=mechanic)
+        say(to_json(outcome.as_json()) if as_json else matchups.outcome_text(outcome, exact))
     except ListbuilderError as exc:
         fail(exc)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.report import Report
 from listbuilder.editing.state import folder_summaries
@@ -15,6 +15,9 @@ from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board, list_board
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
+
+if TYPE_CHECKING:
+    from listbuilder.odds.matchups import Outcome
 
 # An opponent for odds: its file, its name, and (index, unit name) of each entry.
 Opponent = tuple[str, str, tuple[tuple[int, str], ...]]
@@ -75,7 +78,7 @@ def situation_options(board: Board) -> tuple[SituationOption, ...]:
     )
 
 
-def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situation: Sequence[str]) -> Any:
+def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situation: Sequence[str]) -> Outcome:
     """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
     ``OPTION=VALUE`` words, as ``listbuilder odds`` takes them."""
     # start-up: as in situation_options
