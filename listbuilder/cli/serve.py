@@ -29,6 +29,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # It is the whole process's setting, so the server's start-up sets it, not the app.
 SWITCH_SECONDS = 0.0005
 
+COLLECTOR_THRESHOLDS = (50_000, 100, 100)  # the server's pace of collections (see serve_folder)
+
 
 @command("serve")
 def serve(
@@ -78,7 +80,11 @@ def serve_folder(
         return
     # What start-up made (the modules, the app, the folder's lists read once) lives as long as the
     # server: left out of the collector's rounds, which would walk it again and again and free none.
+    # From here on the server collects (``main`` left the collector off for the start-up), at a
+    # slower pace than Python's default: a change to a long list keeps what it reads to its end.
     gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    gc.enable()
     sys.setswitchinterval(SWITCH_SECONDS)
     if not no_open:
         threading.Timer(0.5, webbrowser.open, [url]).start()
