@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import gc
-import socket
 import sys
 import threading
-import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,6 +16,8 @@ from listbuilder.cli.output import fail, say
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 if TYPE_CHECKING:
+    import socket
+
     import uvicorn
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -87,6 +87,8 @@ def serve_folder(
     gc.enable()
     sys.setswitchinterval(SWITCH_SECONDS)
     if not no_open:
+        import webbrowser  # serve's own modules load only when it runs: --version's budget
+
         threading.Timer(0.5, webbrowser.open, [url]).start()
     try:
         server.run(sockets=[sock])
@@ -126,6 +128,8 @@ def _ready(
 
 def listening(host: str, port: int) -> socket.socket:
     """A socket listening on ``host:port``, or a failure that says why."""
+    import socket  # as webbrowser in serve_folder: only when serve runs
+
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
