@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.api import rulesets
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, OutputOption, PaperOption, TemplatesOption
@@ -104,7 +103,10 @@ def book(
 
     Example: listbuilder book might-skirmish --faction "Zombie Family" -o zombies.pdf
     """
-    from listbuilder.api import authoring  # with the print stack (a book): only an author's command loads it
+    from listbuilder.api import (
+        authoring,  # with the print stack (a book): only an author's command loads it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
 
     try:
         written = authoring.render_book_file(

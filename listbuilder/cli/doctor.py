@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from listbuilder.api import rulesets
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
@@ -15,6 +14,7 @@ from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
 
 if TYPE_CHECKING:
+    from listbuilder.api import rulesets
     from listbuilder.api.doctor import DoctorAnswer
 
 ApplyOption = Annotated[
@@ -78,7 +78,10 @@ def fix(
 
     Example: listbuilder fix examples/might-skirmish-monster-mash.illegal.yaml --apply
     """
-    from listbuilder.api import doctor  # the solver's stack: only the doctor's commands load it
+    from listbuilder.api import (
+        doctor,  # the solver's stack: only the doctor's commands load it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
 
     try:
         _one_target(apply, output)
@@ -109,7 +112,10 @@ def fill(
 
     Example: listbuilder fill examples/speed-range-power-camel-corps.legal.yaml --to 450
     """
-    from listbuilder.api import doctor  # the solver's stack: only the doctor's commands load it
+    from listbuilder.api import (
+        doctor,  # the solver's stack: only the doctor's commands load it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
 
     try:
         _one_target(apply, output)

@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.api import editing, files, lists, rulesets, sharing
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption
@@ -35,6 +34,11 @@ def new(
 
     Example: listbuilder new might-skirmish --name "Zombie Family" -o zombies.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
         limit, measure = limit_option(points, figures)
         written = editing.create_list(rulesets.open_catalogs(catalogs), system, output, name, limit, measure)
@@ -66,6 +70,11 @@ def add(
 
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
         result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.AddUnit(unit=unit, count=count))
         say(views.edited(result, result.done))
@@ -86,6 +95,11 @@ def remove(
 
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
         result = editing.apply_change(
             file, rulesets.open_catalogs(catalogs), editing.RemoveUnit(unit=unit, count=count)
@@ -107,6 +121,11 @@ def set_(
 
     Example: listbuilder set zombies.yaml points 150
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
         result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.SetField(key=key, value=value))
         say(views.edited(result, result.done))
@@ -129,6 +148,12 @@ def schema(
 
     Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        files,
+        rulesets,
+        sharing,
+    )
+
     try:
         books = rulesets.open_catalogs(catalogs)
         text = sharing.editor_schema(books, system)
@@ -162,6 +187,13 @@ def export(
 
     Example: listbuilder export zombies.yaml --format markdown
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        files,
+        lists,
+        rulesets,
+        sharing,
+    )
+
     try:
         books = rulesets.open_catalogs(catalogs)
         text = sharing.export_list(lists.check_list(file, books), format, embed=embed)
@@ -186,6 +218,12 @@ def import_(
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        files,
+        rulesets,
+        sharing,
+    )
+
     try:
         books = rulesets.open_catalogs(catalogs)
         imported = sharing.import_file(file, books)

@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.api import lists, rulesets, sharing
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
@@ -27,6 +26,11 @@ def validate(
 
     Example: listbuilder validate --strict my-warband.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        rulesets,
+    )
+
     try:
         books = rulesets.open_catalogs(catalogs)
     except ListbuilderError as exc:
@@ -58,6 +62,11 @@ def points(
 
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        rulesets,
+    )
+
     worst = EXIT_OK
     try:
         books = rulesets.open_catalogs(catalogs)
@@ -100,6 +109,11 @@ def cost(
 
     Example: listbuilder cost might-skirmish "Beast, Might 6"
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        rulesets,
+    )
+
     try:
         rules = rulesets.open_catalogs(catalogs).get(system)
         pairs, statline = stat_options(rules.definition.stats, ctx.args)
@@ -140,6 +154,8 @@ def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> Non
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
+    from listbuilder.api import rulesets  # the engine loads only when a command runs: --version and --help stay light
+
     try:
         found = rulesets.open_catalogs(catalogs).all()
         say(to_json([s.as_json() for s in found]) if as_json else views.systems(found))
@@ -158,6 +174,8 @@ def catalog(
 
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
+    from listbuilder.api import rulesets  # the engine loads only when a command runs: --version and --help stay light
+
     try:
         listing = rulesets.catalog_units(rulesets.open_catalogs(catalogs), system, faction)
         say(to_json(listing.as_json()) if as_json else views.catalog(listing))
@@ -180,6 +198,11 @@ def diff(
 
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        rulesets,
+        sharing,
+    )
+
     try:
         books = rulesets.open_catalogs(catalogs)
         if git:

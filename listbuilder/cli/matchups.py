@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.api import lists, rulesets
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
@@ -39,7 +38,11 @@ def odds(
 
     Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
     """
-    from listbuilder.api import matchups  # the odds' stack (icepool): only odds loads it
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        matchups,  # the odds' stack (icepool): only odds loads it
+        rulesets,
+    )
 
     try:
         books = rulesets.open_catalogs(catalogs)

@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder.api import rulesets
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, OutputOption, PaperOption, TemplatesOption
 from listbuilder.cli.output import fail, say
@@ -47,7 +46,10 @@ def render(
 
     Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
     """
-    from listbuilder.api import printing  # the print stack (Jinja, WeasyPrint): only printing loads it
+    from listbuilder.api import (
+        printing,  # the print stack (Jinja, WeasyPrint): only printing loads it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
 
     try:
         written = printing.render_files(
@@ -81,7 +83,10 @@ def card(
 
     Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
     """
-    from listbuilder.api import printing  # the print stack (Jinja, WeasyPrint): only printing loads it
+    from listbuilder.api import (
+        printing,  # the print stack (Jinja, WeasyPrint): only printing loads it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
 
     try:
         rules = rulesets.open_catalogs(catalogs).get(system)

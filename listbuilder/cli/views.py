@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from listbuilder.api import lists
 from listbuilder.errors import shown
 
 if TYPE_CHECKING:
@@ -61,6 +60,8 @@ def problem_lines(problems: Sequence[Problem], report: Report | None = None, str
     """Two lines a problem: what is wrong and where (the list file's line, the entries numbered
     from 1, the command for the next step it points to), then the rule it breaks and where the
     rule text gives it. With ``strict`` a warning is shown as the error it is then."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     out = []
     entries = report.army.entries if report is not None else ()
     for p in problems:
@@ -76,12 +77,16 @@ def problem_lines(problems: Sequence[Problem], report: Report | None = None, str
 
 
 def validation(report: Report, strict: bool = False) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     lines = [f"{shown(report.army.file)}: {lists.headline(report, strict)}"]
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
 def points(report: Report, strict: bool = False) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
         e = line.entry
@@ -99,6 +104,8 @@ def points(report: Report, strict: bool = False) -> str:
 
 
 def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequence[Problem]) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     total = sum(p.points for p in parts)
     lines = [f"{unit.name} ({system.id}): {lists.stats_line(system, unit)}"]
     rows = [[f"{p.label} {p.value}", p.rate, f"{p.points:,}"] for p in parts]
@@ -114,6 +121,8 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
 
 
 def systems(all_systems: Sequence[System]) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     rows = [["id", "name", "costed in", "standard game", "units", "extends"]]
     for s in all_systems:
         d = s.definition
@@ -132,6 +141,8 @@ def systems(all_systems: Sequence[System]) -> str:
 
 def catalog(listing: CatalogListing) -> str:
     """A catalog's units by faction, each with its stats and cost."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     system = listing.system
     d = system.definition
     lines = [f"{d.name} ({d.id}): {d.summary}", ""]
@@ -167,6 +178,8 @@ def list_diff(d: ListDiff) -> str:
 
 def doctor(answer: DoctorAnswer) -> str:
     """What ``fix`` and ``fill`` print: the list, then each suggestion, best first."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     report = answer.report
     army = report.army
     out = [f"{army.file or army.name}: {army.name} ({army.system}), {lists.total_text(report)}"]
