@@ -57,18 +57,18 @@ def write_catalogs(root: Path) -> tuple[Path, Path]:
 
 
 def in_process(root: Path, fix_list: Path, fill_list: Path, repeats: int) -> tuple[float, float]:
-    from listbuilder import api
+    from listbuilder.api import doctor, lists, rulesets
 
-    books = api.open_catalogs([root])
-    report = api.check_list(fix_list, books)
+    books = rulesets.open_catalogs([root])
+    report = lists.check_list(fix_list, books)
     assert not report.legal() and report.models == 16, report.as_json()
-    filled = api.check_list(fill_list, books)
+    filled = lists.check_list(fill_list, books)
     assert filled.legal() and filled.models == 100 and filled.total < 1000, filled.as_json()
-    api.fix_list(fix_list, books)  # the solver's import is paid once per process
+    doctor.fix_list(fix_list, books)  # the solver's import is paid once per process
     out = []
     for name, call in (
-        ("fix, 16 fighters, 20 units", lambda: api.fix_list(fix_list, books)),
-        ("fill, 100 models, 20 units", lambda: api.fill_list(fill_list, books)),
+        ("fix, 16 fighters, 20 units", lambda: doctor.fix_list(fix_list, books)),
+        ("fill, 100 models, 20 units", lambda: doctor.fill_list(fill_list, books)),
     ):
         times = []
         for _ in range(repeats):

@@ -107,18 +107,18 @@ def in_process(folder: Path, entries: int, runs: int) -> bool:
     """Each change in this process against ``check_list`` of the same list, in CPU seconds."""
     import shutil
 
-    from listbuilder import api
+    from listbuilder.api import editing, folders, lists, rulesets
 
     big = write_list(folder / "source.yaml", entries)
     path = folder / "big.yaml"
-    catalogs = api.open_catalogs(None)
-    api.check_list(big, catalogs)  # the rule set loaded, as in any process
+    catalogs = rulesets.open_catalogs(None)
+    lists.check_list(big, catalogs)  # the rule set loaded, as in any process
     changes = {
-        "add (one more of an entry)": api.AddUnit(unit="Duelist"),
-        "add (a unit of another faction)": api.AddUnit(unit="Hunter"),
-        "remove one model": api.RemoveUnit(unit="Wind Hawk", count=1),
-        "remove every entry of a unit": api.RemoveUnit(unit="Forest Cat"),
-        "set points": api.SetField(key="points", value=150),
+        "add (one more of an entry)": editing.AddUnit(unit="Duelist"),
+        "add (a unit of another faction)": editing.AddUnit(unit="Hunter"),
+        "remove one model": editing.RemoveUnit(unit="Wind Hawk", count=1),
+        "remove every entry of a unit": editing.RemoveUnit(unit="Forest Cat"),
+        "set points": editing.SetField(key="points", value=150),
     }
     print(f"in one process, a list of {entries:,} entries")
     ok = True
@@ -126,14 +126,14 @@ def in_process(folder: Path, entries: int, runs: int) -> bool:
         reads, edits = [], []
         for _ in range(runs):
             shutil.copy(big, path)
-            reads += timed(lambda: api.check_list(path, catalogs), 1)
-            edits += timed(lambda c=change: api.apply_change(path, catalogs, c), 1)
+            reads += timed(lambda: lists.check_list(path, catalogs), 1)
+            edits += timed(lambda c=change: editing.apply_change(path, catalogs, c), 1)
         ok &= check(f"{name} / check_list", statistics.median(edits) / statistics.median(reads), 2.0)
     shutil.copy(big, path)
     reads, edits = [], []
     for _ in range(runs):
-        reads += timed(lambda: api.check_list(path, catalogs), 1)
-        edits += timed(lambda: api.change_list(folder, "big.yaml", catalogs, api.AddUnit(unit="Duelist")), 1)
+        reads += timed(lambda: lists.check_list(path, catalogs), 1)
+        edits += timed(lambda: folders.change_list(folder, "big.yaml", catalogs, editing.AddUnit(unit="Duelist")), 1)
     ok &= check("builder change / check_list", statistics.median(edits) / statistics.median(reads), 2.0)
     return ok
 

@@ -55,7 +55,7 @@ def power_units():
 
 
 def list_units(folder: Path):
-    from listbuilder.api import check_list
+    from listbuilder.api.lists import check_list
     from listbuilder.odds import fielded
     from listbuilder.rules.catalog import Catalogs
 

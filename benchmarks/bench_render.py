@@ -47,7 +47,7 @@ weasyprint.HTML(string=html).write_pdf(sys.argv[2])
 
 def naive_html(folder: Path) -> Path:
     """The same roster and reference HTML with our stylesheet, but no @font-face: system fonts."""
-    from listbuilder.api import check_list
+    from listbuilder.api.lists import check_list
     from listbuilder.printing import pages as sheets
     from listbuilder.printing.html import render_document, stylesheet
     from listbuilder.rules.catalog import Catalogs
@@ -64,19 +64,19 @@ def naive_html(folder: Path) -> Path:
 def in_process(runs: int, html_path: Path, out: Path) -> tuple[list[float], list[float], list[float], list[float]]:
     import weasyprint
 
-    from listbuilder import api
+    from listbuilder.api import printing, rulesets
 
     as_a_listbuilder_process()
-    catalogs = api.open_catalogs()
+    catalogs = rulesets.open_catalogs()
     html = html_path.read_text(encoding="utf-8")
     ours, naive, vs, ours_cpu = [], [], [], []
     for i in range(runs + 2):
         start, cpu = time.perf_counter(), time.process_time()
-        api.render_files([SIXTEEN], catalogs, output=out)
+        printing.render_files([SIXTEEN], catalogs, output=out)
         mid, cpu_done = time.perf_counter(), time.process_time()
         weasyprint.HTML(string=html).write_pdf(out.with_name("naive.pdf"))
         end = time.perf_counter()
-        api.render_files([SIXTEEN], catalogs, output=out, vs=OPPONENT)
+        printing.render_files([SIXTEEN], catalogs, output=out, vs=OPPONENT)
         last = time.perf_counter()
         if i >= 2:  # the first renders load fonts, compile templates and work out the odds
             ours.append(mid - start)

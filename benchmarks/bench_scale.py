@@ -39,27 +39,29 @@ from common import (
 
 
 def lists(folder: Path, runs: int) -> bool:
-    from listbuilder import api
+    from listbuilder.api import lists, printing
     from listbuilder.cli import views
     from listbuilder.rules.catalog import Catalogs
 
     catalogs = Catalogs()
     paths = {n: write_big_list(folder / f"big{n}.yaml", n) for n in (20, 200, 2_000, 20_000)}
-    api.check_list(paths[20], catalogs)  # load the rule set once, as any process does
+    lists.check_list(paths[20], catalogs)  # load the rule set once, as any process does
     ok = True
     figures: dict[tuple[str, int], list[float]] = {}
     for n in (200, 2_000, 20_000):
         count = runs if n < 20_000 else max(1, runs // 2)
-        figures["validate", n] = timed(lambda n=n: views.validation(api.check_list(paths[n], catalogs)), count)
-        figures["points", n] = timed(lambda n=n: views.points(api.check_list(paths[n], catalogs)), count)
+        figures["validate", n] = timed(lambda n=n: views.validation(lists.check_list(paths[n], catalogs)), count)
+        figures["points", n] = timed(lambda n=n: views.points(lists.check_list(paths[n], catalogs)), count)
         html = folder / f"big{n}.html"
-        figures["html", n] = timed(lambda n=n, html=html: api.render_files([paths[n]], catalogs, output=html), count)
+        figures["html", n] = timed(
+            lambda n=n, html=html: printing.render_files([paths[n]], catalogs, output=html), count
+        )
     for kind, label in (("validate", "validate"), ("points", "points"), ("html", "render to HTML")):
         for small, big in ((200, 2_000), (2_000, 20_000)):
             ok &= linear(f"{label}, {big:,} entries", figures[kind, small], figures[kind, big])
     ok &= check("HTML of 20,000 entries", statistics.median(figures["html", 20_000]), 10.0, "s")
     out = folder / "big.pdf"
-    pdf = {n: timed(lambda n=n: api.render_files([paths[n]], catalogs, output=out), runs) for n in (20, 200)}
+    pdf = {n: timed(lambda n=n: printing.render_files([paths[n]], catalogs, output=out), runs) for n in (20, 200)}
     ok &= linear("render to PDF, 200 entries", pdf[20], pdf[200])
     return ok
 

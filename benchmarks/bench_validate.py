@@ -60,7 +60,7 @@ def whole_process(runs: int) -> tuple[float, float]:
 
 
 def many_lists(count: int = 1000, repeats: int = 5) -> float:
-    from listbuilder.api import check_list
+    from listbuilder.api.lists import check_list
     from listbuilder.rules.catalog import Catalogs
 
     as_a_listbuilder_process()

@@ -32,13 +32,15 @@ def precompile() -> None:
 
 
 def as_a_listbuilder_process() -> None:
-    """Run this process at the garbage collector's pace that every listbuilder process runs at
-    (``listbuilder.cli.main`` sets it as it starts), so work timed in process is timed as a
-    command or ``serve`` does it. A checkout from before that pace was set there sets nothing."""
-    from listbuilder import cli
+    """Run this process at the garbage collector's pace of a listbuilder server, which does the
+    same work again and again as this process does (``listbuilder.cli.serve`` sets it once it has
+    started), so work timed in process is timed as ``serve`` does it. A checkout from before that
+    pace was set there sets nothing."""
+    from listbuilder.cli import serve
 
-    thresholds = getattr(cli, "COLLECTOR_THRESHOLDS", None)
+    thresholds = getattr(serve, "COLLECTOR_THRESHOLDS", None)
     if thresholds is not None:
+        gc.freeze()
         gc.set_threshold(*thresholds)
 
 

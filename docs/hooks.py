@@ -1,6 +1,6 @@
 """mkdocs hook: a page may take a section of the README word for word, so the two never disagree.
 
-A line ``<!-- readme: ## Odds -->`` is replaced by the README's section of that heading (up to
+A line ``<!-- readme: ## Exit codes -->`` is replaced by the README's section of that heading (up to
 the next heading of its level or higher), with its picture paths made relative to ``docs/``.
 A heading the README does not have fails the build (``mkdocs build --strict``).
 """
@@ -16,7 +16,7 @@ _MARK = re.compile(r"^<!-- readme: (#+ .+?) -->$", re.MULTILINE)
 
 
 def readme_section(heading: str, text: str | None = None) -> str:
-    """The README's section under ``heading`` (``## Odds``), without the heading itself."""
+    """The README's section under ``heading`` (``## Exit codes``), without the heading itself."""
     lines = (text if text is not None else README.read_text(encoding="utf-8")).splitlines()
     level = len(heading.split()[0])
     try:

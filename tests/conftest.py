@@ -5,7 +5,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,11 +36,15 @@ from listbuilder.rules.catalog import Catalogs  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True, scope="session")
-def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Tests use a catalog cache of their own, never the user's: one for each pytest-xdist worker
-    (each has its own temporary folder), so no two processes of a run share one."""
-    os.environ["LISTBUILDER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+# Tests use a rule-set cache of their own, never the user's: one for each process of a run (each
+# pytest-xdist worker has its own), set before any test module is imported, since some load a rule
+# set as they are; the commands and servers the tests start are handed it (webserver.py).
+PRIVATE_CACHE = tempfile.mkdtemp(prefix="listbuilder-test-cache-")
+os.environ["LISTBUILDER_CACHE_DIR"] = PRIVATE_CACHE
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(PRIVATE_CACHE, ignore_errors=True)
 
 
 def _shared_fixtures(item: pytest.Item) -> str | None:

@@ -108,9 +108,9 @@ def test_every_shipped_rule_set_prints_a_book(catalogs):
 
 
 def test_render_book_returns_bytes(catalogs):
-    from listbuilder import api
+    from listbuilder.api import authoring
 
-    done = api.render_book(catalogs, "melee-module", faction="Zulu Impi", format="html")
+    done = authoring.render_book(catalogs, "melee-module", faction="Zulu Impi", format="html")
     assert done.format == "html" and b"Zulu Impi" in done.data
     with pytest.raises(InputError, match="unknown document format"):
-        api.render_book(catalogs, "melee-module", format="docx")
+        authoring.render_book(catalogs, "melee-module", format="docx")

@@ -113,7 +113,7 @@ def test_melee_bounds_on_both_sides(cli, figures, kind, refused):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("mechanic=melee",), "the mechanic is chosen apart from the situation (choose the mechanic 'melee')"),
+        (("mechanic=melee",), "the mechanic is chosen apart from the situation (use --mechanic melee)"),
         (("target_fight=" + "9" * 5000,), "give a number of at most 18 digits"),
     ],
 )

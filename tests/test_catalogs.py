@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGS, EXAMPLES, ROOT
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import CONSTRAINT_KINDS
 

@@ -155,6 +155,15 @@ def test_new_refuses_a_measure_the_rule_set_does_not_use(cli, tmp_path, system, 
     assert not out.exists()
 
 
+def test_new_takes_one_limit_points_or_figures(cli, tmp_path):
+    out = tmp_path / "l.yaml"
+    result = cli("new", "might-skirmish", "-o", out, "--points", "10", "--figures", "20")
+    assert result.exit_code == 2 and "give the limit in points or in figures, not both" in result.stderr
+    assert "a list has one limit" in result.stderr and not out.exists()
+    assert cli("new", "deathmelt", "-o", tmp_path / "f.yaml", "--figures", "20").exit_code == 0
+    assert "figures: 20\n" in (tmp_path / "f.yaml").read_text()
+
+
 def test_new_with_the_right_measure_writes_it(cli, tmp_path):
     assert cli("new", "might-skirmish", "-o", tmp_path / "m.yaml", "--points", "150").exit_code == 0
     assert "points: 150\n" in (tmp_path / "m.yaml").read_text()

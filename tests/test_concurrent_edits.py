@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from locking import at_once, counts, held_elsewhere
 
-from listbuilder.editing import AddUnit, RemoveUnit, apply_change, lock
+from listbuilder.editing import lock
+from listbuilder.editing.apply import apply_change
+from listbuilder.editing.changes import AddUnit, RemoveUnit
 from listbuilder.editing.lock import locked
 from listbuilder.errors import ConflictError, InputError
 from listbuilder.rules.catalog import Catalogs
@@ -135,16 +137,16 @@ def test_a_lock_file_replaced_by_a_symbolic_link_is_not_followed(tmp_path):
 
 def test_the_api_change_lands_every_edit_from_threads(tmp_path):
     """What the web front end does: the API's one change function, from many threads at once."""
-    from listbuilder import api
+    from listbuilder.api import editing, rulesets
 
     path = tmp_path / "conc.yaml"
     path.write_text(LIST)
-    books = api.open_catalogs()
+    books = rulesets.open_catalogs()
     results = []
 
     def add(i: int) -> None:
         name = "Rotting Hound" if i % 2 else "Crow Swarm"
-        results.append(api.apply_change(path, books, api.AddUnit(unit=name)).as_json())
+        results.append(editing.apply_change(path, books, editing.AddUnit(unit=name)).as_json())
 
     assert at_once(add, 20) == []
     assert len(results) == 20 and all(r["changed"] for r in results)

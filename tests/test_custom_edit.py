@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from listbuilder import api
+from listbuilder.api import editing, folders, lists
 from listbuilder.errors import InputError
 from listbuilder.web.forms import change_of, fields_of, stats_of
 
@@ -51,8 +51,8 @@ def _units(folder: Path) -> list[dict[str, object]]:
 
 def test_an_edited_custom_unit_stays_where_it_is_with_its_count_leaders_and_notes(folder, catalogs):
     mixed = [{"weapon": "Rifle", "figures": 3}, {"weapon": "Repeater", "figures": 1}]
-    done = api.change_list(
-        folder, "v.yaml", catalogs, api.ReplaceCustom(index=1, stats={**VOLUNTEERS, "weapons": mixed})
+    done = folders.change_list(
+        folder, "v.yaml", catalogs, editing.ReplaceCustom(index=1, stats={**VOLUNTEERS, "weapons": mixed})
     )
     assert done.done == "changed Colony Volunteers" and done.entry == 1
     text = (folder / "v.yaml").read_text(encoding="utf-8")
@@ -65,24 +65,28 @@ def test_an_edited_custom_unit_stays_where_it_is_with_its_count_leaders_and_note
     units = _units(folder)
     assert [u.get("unit") or u.get("name") for u in units] == ["Ranger Squad", "Colony Volunteers", "Hover Tank"]
     assert units[1]["weapons"] == mixed and units[1]["notes"] == "Farmers with\nrifles.\n"
-    state = api.list_state(folder, "v.yaml", catalogs)
+    state = folders.list_state(folder, "v.yaml", catalogs)
     row = state.rows[1]
     assert (row.name, row.count, row.leaders, row.custom) == ("Colony Volunteers", 2, 1, True)
 
 
 def test_an_edit_is_undone_and_redone_byte_for_byte(folder, catalogs):
     before = (folder / "v.yaml").read_bytes()
-    api.change_list(folder, "v.yaml", catalogs, api.ReplaceCustom(index=1, stats={**VOLUNTEERS, "name": "Militia"}))
+    folders.change_list(
+        folder, "v.yaml", catalogs, editing.ReplaceCustom(index=1, stats={**VOLUNTEERS, "name": "Militia"})
+    )
     after = (folder / "v.yaml").read_bytes()
     assert b"  - name: Militia\n" in after and b"Colony Volunteers" not in after
-    api.change_list(folder, "v.yaml", catalogs, api.Undo())
+    folders.change_list(folder, "v.yaml", catalogs, editing.Undo())
     assert (folder / "v.yaml").read_bytes() == before
-    api.change_list(folder, "v.yaml", catalogs, api.Redo())
+    folders.change_list(folder, "v.yaml", catalogs, editing.Redo())
     assert (folder / "v.yaml").read_bytes() == after
 
 
 def test_a_renamed_unit_says_both_names_and_a_stat_left_out_is_left_out(folder, catalogs):
-    done = api.change_list(folder, "v.yaml", catalogs, api.ReplaceCustom(index=1, stats={**VOLUNTEERS, "name": "X"}))
+    done = folders.change_list(
+        folder, "v.yaml", catalogs, editing.ReplaceCustom(index=1, stats={**VOLUNTEERS, "name": "X"})
+    )
     assert done.done == "changed Colony Volunteers into X"
     assert "weapons" not in _units(folder)[1]  # the form sent no weapons: the rule set's default holds
 
@@ -91,7 +95,7 @@ def test_an_edit_in_a_flow_list_stays_in_flow_style(catalogs):
     text = "system: deathzap\nname: F\nfigures: 30\nunits: [{unit: Hover Tank}, {name: V, figures: 2, type: Infantry}]"
     text += "\n"
     stats = {"name": "W", "figures": 2, "type": "Infantry", "weapons": ["Rifle"]}
-    result = api.apply_to_text(text, catalogs, api.ReplaceCustom(index=1, stats=stats))
+    result = editing.apply_to_text(text, catalogs, editing.ReplaceCustom(index=1, stats=stats))
     assert result.text == (
         "system: deathzap\nname: F\nfigures: 30\n"
         "units: [{unit: Hover Tank}, {name: W, figures: 2, type: Infantry, weapons: [Rifle]}]\n"
@@ -100,7 +104,7 @@ def test_an_edit_in_a_flow_list_stays_in_flow_style(catalogs):
 
 def test_the_last_entry_of_a_text_without_a_final_newline_keeps_none(catalogs):
     text = "system: deathzap\nname: F\nfigures: 30\nunits:\n  - name: V\n    figures: 2\n    type: Infantry"
-    result = api.apply_to_text(text, catalogs, api.ReplaceCustom(index=0, stats={**VOLUNTEERS, "figures": 3}))
+    result = editing.apply_to_text(text, catalogs, editing.ReplaceCustom(index=0, stats={**VOLUNTEERS, "figures": 3}))
     assert result.text.endswith("  - name: Colony Volunteers\n    figures: 3\n    type: Infantry")
 
 
@@ -126,15 +130,15 @@ def test_the_last_entry_of_a_text_without_a_final_newline_keeps_none(catalogs):
 def test_a_bad_edit_is_refused_and_nothing_is_written(folder, catalogs, index, stats, words):
     before = (folder / "v.yaml").read_bytes()
     with pytest.raises(InputError) as raised:
-        api.change_list(folder, "v.yaml", catalogs, api.ReplaceCustom(index=index, stats=stats))
+        folders.change_list(folder, "v.yaml", catalogs, editing.ReplaceCustom(index=index, stats=stats))
     assert words in raised.value.render()
     assert (folder / "v.yaml").read_bytes() == before
-    assert api.list_state(folder, "v.yaml", catalogs).undo == 0
+    assert folders.list_state(folder, "v.yaml", catalogs).undo == 0
 
 
 def test_a_replace_change_of_the_wrong_kinds_is_refused_by_its_fields(folder, catalogs):
     with pytest.raises(InputError, match="the field 'stats' must be a mapping"):
-        api.change_list(folder, "v.yaml", catalogs, api.ReplaceCustom(index=1, stats=["name"]))  # type: ignore[arg-type]
+        folders.change_list(folder, "v.yaml", catalogs, editing.ReplaceCustom(index=1, stats=["name"]))  # type: ignore[arg-type]
 
 
 # --- the form ---------------------------------------------------------------------------------
@@ -165,9 +169,9 @@ def test_counts_that_do_not_add_up_are_priced_with_the_engines_words(catalogs):
     fields = {"name": ["V"], "figures": ["4"], "type": ["Infantry"], "weapons": ["Rifle", "Repeater"]}
     # 3 + 4 (the Repeater ticked with no count: every figure) = 7 of 4 figures
     with pytest.raises(InputError) as raised:
-        api.price(system, stats_of(system, {**fields, "weapons:Rifle": ["3"]}))
+        lists.price(system, stats_of(system, {**fields, "weapons:Rifle": ["3"]}))
     assert "the unit has 4 figures, but its weapons are carried by 3x Rifle + 4x Repeater = 7" in raised.value.render()
-    assert api.price(system, stats_of(system, {**fields, "weapons:Rifle": ["3"], "weapons:Repeater": ["1"]})).unit
+    assert lists.price(system, stats_of(system, {**fields, "weapons:Rifle": ["3"], "weapons:Repeater": ["1"]})).unit
 
 
 @pytest.mark.parametrize(
@@ -184,7 +188,7 @@ def test_a_bad_loadout_on_the_form_is_a_clear_error(catalogs, extra, words):
     system = _system(catalogs)
     fields = {"name": ["V"], "figures": ["4"], "type": ["Infantry"], "weapons": [""], **extra}
     with pytest.raises(InputError) as raised:
-        api.price(system, stats_of(system, fields))
+        lists.price(system, stats_of(system, fields))
     assert words in raised.value.render()
 
 
@@ -202,13 +206,13 @@ def test_the_form_is_filled_from_an_entry_and_reads_back_as_it(catalogs):
     assert (fields["weapons:Rifle"], fields["weapons:Medium Repeater"], fields["figures"]) == (["4"], ["1"], ["5"])
     stats = stats_of(system, fields)
     assert stats["weapons"] == [{"weapon": "Rifle", "figures": 4}, {"weapon": "Medium Repeater", "figures": 1}]
-    assert api.price(system, stats).unit.stats == team.stats
+    assert lists.price(system, stats).unit.stats == team.stats
 
 
 def test_a_replace_form_names_its_entry(catalogs):
     system = _system(catalogs)
     fields = {"change": ["replace"], "index": ["1"], "name": ["V"], "figures": ["4"], "type": ["Infantry"]}
-    assert change_of(fields, lambda: system) == api.ReplaceCustom(
+    assert change_of(fields, lambda: system) == editing.ReplaceCustom(
         index=1, stats={"name": "V", "figures": 4, "type": "Infantry"}
     )
     with pytest.raises(InputError, match="a 'replace' change needs 'index'"):

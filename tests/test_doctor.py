@@ -11,7 +11,7 @@ import pytest
 from conftest import EXAMPLES
 from test_catalogs import write_sixth
 
-from listbuilder import api
+from listbuilder.api import doctor, editing, lists, rulesets
 from listbuilder.army.constraints import Force
 from listbuilder.army.listfile import read_list
 from listbuilder.doctor import fix
@@ -57,7 +57,7 @@ def test_nearest_statlines_are_nearest_by_enumeration():
     legal = [
         v
         for v in range(-30, 31)
-        if not api.price(system, {**dict(scout.stats), "speed": v, "traits": list(scout.stats["traits"])}).problems
+        if not lists.price(system, {**dict(scout.stats), "speed": v, "traits": list(scout.stats["traits"])}).problems
     ]
     nearest = sorted(legal, key=lambda v: (abs(v - 7), v))[:2]
     assert [o.unit.stats["speed"] for o in options] == nearest == [6, 9]
@@ -123,13 +123,13 @@ def test_output_leaves_the_input_alone(cli, tmp_path):
 def test_a_suggestion_for_another_text_is_refused(tmp_path, catalogs):
     path = tmp_path / "mash.yaml"
     shutil.copy(EXAMPLES / "might-skirmish-monster-mash.illegal.yaml", path)
-    answer = api.fix_list(path, catalogs)
+    answer = doctor.fix_list(path, catalogs)
     path.write_text(path.read_text().replace("count: 3\n", "count: 2\n", 1))
     with pytest.raises(InputError, match="changed since this suggestion"):
-        api.apply_suggestion(path, catalogs, answer.suggestions[0])
+        doctor.apply_suggestion(path, catalogs, answer.suggestions[0])
     text = path.read_text()
-    applied = api.apply_to_text(
-        text, catalogs, api.ApplySuggestion(suggestion=api.fix_text(text, catalogs).suggestions[0])
+    applied = editing.apply_to_text(
+        text, catalogs, editing.ApplySuggestion(suggestion=doctor.fix_text(text, catalogs).suggestions[0])
     )
     assert applied.report.legal()
 
@@ -154,7 +154,7 @@ def test_fill_refuses_bad_options(cli, catalogs):
         result = cli("fill", legal, *args)
         assert result.exit_code == 2 and message in result.stderr, result.stderr
     with pytest.raises(InputError, match="no limit to fill to"):
-        api.fill_text("system: deathmelt\nname: x\nunits:\n  - unit: Marine Lieutenant\n", catalogs)
+        doctor.fill_text("system: deathmelt\nname: x\nunits:\n  - unit: Marine Lieutenant\n", catalogs)
     illegal = cli("fill", EXAMPLES / "might-skirmish-monster-mash.illegal.yaml")
     assert illegal.exit_code == 1 and "not legal: fill starts from a legal list" in illegal.stdout
 
@@ -250,10 +250,10 @@ def test_apply_takes_a_value_out_of_a_block_list(cli, write_list):
 def test_fill_with_a_faction_adds_units_of_that_faction_only():
     # The camel corps list (examples/speed-range-power-camel-corps) is of the WW1 British Camel
     # Corps; --faction "Worked Examples" must add none of its own Cameleers or Lewis Gunners.
-    books = api.open_catalogs()
-    answer = api.fill_list(EXAMPLES / "speed-range-power-camel-corps.legal.yaml", books, faction="worked examples")
+    books = rulesets.open_catalogs()
+    answer = doctor.fill_list(EXAMPLES / "speed-range-power-camel-corps.legal.yaml", books, faction="worked examples")
     assert answer.status == "filled" and answer.suggestions
-    system = api.get_system(books, "speed-range-power")
+    system = books.get("speed-range-power")
     for suggestion in answer.suggestions:
         for change in suggestion.changes:
             assert change.delta > 0 and system.units[change.unit.lower()].faction == "Worked Examples", suggestion.text
@@ -261,8 +261,8 @@ def test_fill_with_a_faction_adds_units_of_that_faction_only():
 
 def test_one_point_or_figure_left_is_said_in_the_rule_sets_own_singular(tmp_path):
     # The singular comes from the rule set's measure (system.yaml), never from cutting an 's'.
-    books = api.open_catalogs()
-    system = api.get_system(books, "might-skirmish")
+    books = rulesets.open_catalogs()
+    system = books.get("might-skirmish")
     odd = dataclasses.replace(
         system,
         definition=dataclasses.replace(
@@ -272,7 +272,7 @@ def test_one_point_or_figure_left_is_said_in_the_rule_sets_own_singular(tmp_path
     army, _ = read_list(EXAMPLES / "might-skirmish-windblade-elves.legal.yaml", SHIPPED)  # 99 of 100 points
     answer = fill_of(army, odd)
     assert answer.why.endswith("fits in the 1 pointlet left and keeps the list legal"), answer.why
-    speed = api.get_system(books, "speed-range-power")
+    speed = books.get("speed-range-power")
     odd = dataclasses.replace(
         speed,
         definition=dataclasses.replace(
@@ -312,7 +312,7 @@ def test_a_third_answer_is_found_where_presolve_says_there_is_none():
         "system: speed-range-power\nname: Drawn\npoints: 147\nunits:\n"
         "  - unit: Medieval Knight\n    leader: true\n  - unit: T34 Tank\n  - unit: WW2 Officer\n    count: 2\n"
     )
-    answer = api.fix_text(text, api.open_catalogs())
+    answer = doctor.fix_text(text, rulesets.open_catalogs())
     got = [(s.models_changed, s.report.total) for s in answer.suggestions]
     assert got == [(0, 147), (1, 125), (1, 125)]
     assert answer.suggestions[0].text().startswith("Medieval Knight: unmark the leader, WW2 Officer: unmark 2 leaders")

@@ -21,7 +21,7 @@ import pytest
 from locking import at_once, counts, held_elsewhere
 from webserver import start
 
-from listbuilder import api
+from listbuilder.api import editing
 from listbuilder.editing import lock
 from listbuilder.errors import ConflictError
 
@@ -110,7 +110,7 @@ def test_twenty_threads_adding_under_the_windows_lock_all_land(tmp_path, windows
     path = tmp_path / "shared.yaml"
     path.write_text(LIST)
     names = ["Hunter" if i % 2 else "Rotting Hound" for i in range(20)]
-    assert at_once(lambda i: api.apply_change(path, catalogs, api.AddUnit(unit=names[i])), 20) == []
+    assert at_once(lambda i: editing.apply_change(path, catalogs, editing.AddUnit(unit=names[i])), 20) == []
     assert counts(path) == {"Grandpa Bones": 1, "Hunter": 10, "Rotting Hound": 10}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.yaml"]  # the lock file is cleaned up
 
@@ -143,7 +143,7 @@ def test_windows_refusing_to_delete_an_open_lock_file_loses_nothing_and_leaves_n
     monkeypatch.setattr(lock.os, "unlink", unlink)
     path = tmp_path / "shared.yaml"
     path.write_text(LIST)
-    assert at_once(lambda _: api.apply_change(path, catalogs, api.AddUnit(unit="Hunter")), 12) == []
+    assert at_once(lambda _: editing.apply_change(path, catalogs, editing.AddUnit(unit="Hunter")), 12) == []
     assert counts(path) == {"Grandpa Bones": 1, "Hunter": 12}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.yaml"]
 
@@ -158,11 +158,11 @@ def test_a_windows_edit_waits_for_another_process_gives_up_in_time_and_takes_ove
     with held_elsewhere(path, first=WINDOWS_START):
         monkeypatch.setattr(lock, "LOCK_TIMEOUT_SECONDS", 0.3)  # the same timeout rule as on POSIX
         with pytest.raises(ConflictError) as err:
-            api.apply_change(path, catalogs, api.AddUnit(unit="Hunter"))
+            editing.apply_change(path, catalogs, editing.AddUnit(unit="Hunter"))
         assert "more than 0.3 seconds" in err.value.render()
         assert path.read_text() == LIST
     assert (path.parent / ".shared.yaml.lock").exists()  # the same lock file name
-    api.apply_change(path, catalogs, api.AddUnit(unit="Hunter"))
+    editing.apply_change(path, catalogs, editing.AddUnit(unit="Hunter"))
     assert counts(path) == {"Grandpa Bones": 1, "Hunter": 1}
     assert sorted(p.name for p in path.parent.iterdir()) == ["shared.yaml"]  # and the same clean-up
 

@@ -18,9 +18,11 @@ from conftest import EXAMPLES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.army.listfile import parse_list
-from listbuilder.editing import AddUnit, RemoveUnit, SetField, apply_change, plan
+from listbuilder.editing import plan
+from listbuilder.editing.apply import apply_change
+from listbuilder.editing.changes import AddUnit, RemoveUnit, SetField
 from listbuilder.editing.newlist import new_list
 from listbuilder.errors import ConflictError, InputError, OutputError
 from listbuilder.files import writing
@@ -543,7 +545,8 @@ def test_a_failing_rename_leaves_the_original_and_no_temp_file(write_bytes, cata
 KILL_SCRIPT = """
 import os, sys, time
 from pathlib import Path
-from listbuilder.editing import AddUnit, apply_change
+from listbuilder.editing.apply import apply_change
+from listbuilder.editing.changes import AddUnit
 from listbuilder.rules.catalog import Catalogs
 
 real_write = os.write

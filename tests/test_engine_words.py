@@ -120,13 +120,13 @@ def test_the_terminal_adds_the_command_after_the_library_message(cli, write_list
 
 
 def test_the_library_message_alone_names_no_command(catalogs):
-    from listbuilder import api
+    from listbuilder.api import lists
 
-    report = api.check_text("system: might-skirmish\nname: Empty\nunits: []\n", catalogs)
+    report = lists.check_text("system: might-skirmish\nname: Empty\nunits: []\n", catalogs)
     (problem,) = report.errors
     assert problem.message == "no fighters yet" and problem.action == Action(kind="add", system="might-skirmish")
     with pytest.raises(InputError) as caught:
-        api.check_text("system: might-skirmish\nname: Typo\nunits:\n  - unit: Huntr\n", catalogs)
+        lists.check_text("system: might-skirmish\nname: Typo\nunits:\n  - unit: Huntr\n", catalogs)
     (detail,) = caught.value.details
     assert "listbuilder" not in caught.value.render()
     assert detail.full_hint() == "did you mean 'Hunter'?"

@@ -13,7 +13,7 @@ from conftest import CATALOGS, EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report
 from listbuilder.editing.writer import dump_list
@@ -635,12 +635,12 @@ def test_export_embed_still_writes_every_unit_out_and_goes_only_with_yaml(cli):
 
 
 def test_the_api_import_notes_each_cost_that_differs(cli):
-    from listbuilder import api
+    from listbuilder.api import rulesets, sharing
 
-    books = api.open_catalogs([])
+    books = rulesets.open_catalogs([])
     text = cli("export", ZOMBIES).stdout
-    assert api.import_noted(text, books).notes == ()
+    assert sharing.import_noted(text, books).notes == ()
     changed = text.replace("2x Hunter - 20 points", "2x Hunter - 22 points")
-    (note,) = api.import_noted(changed, books).notes
+    (note,) = sharing.import_noted(changed, books).notes
     assert note.endswith("the text gives 2x Hunter as 22 points; the might-skirmish catalogs here make it 20")
-    assert api.import_list(changed, books) == api.import_list(text, books)  # costs are judged, never read
+    assert sharing.import_list(changed, books) == sharing.import_list(text, books)  # costs are judged, never read

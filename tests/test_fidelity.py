@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 from conftest import EXAMPLES, ROOT
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.odds import OddsError, matchup
 from listbuilder.odds.dice import cut_short
 from listbuilder.printing import pages

@@ -11,7 +11,7 @@ import textwrap
 
 from conftest import CATALOGS
 
-from listbuilder import api
+from listbuilder.api import lists
 from listbuilder.rules.catalog import Catalogs
 
 SHIPPED = Catalogs()
@@ -55,7 +55,7 @@ def test_a_custom_figure_with_armour_0_is_legal(cli, write_list):
 
 
 def test_a_figure_with_no_armour_written_has_1(cli):
-    report = api.check_text(
+    report = lists.check_text(
         "system: deathmelt\nname: C\nunits:\n  - unit: Brood Herald\n"
         "  - name: Civilian\n    type: Infantry\n    training: Basic\n",
         SHIPPED,

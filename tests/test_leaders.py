@@ -13,7 +13,7 @@ import json
 import pytest
 from conftest import EXAMPLES, ROOT
 
-from listbuilder import api
+from listbuilder.api import editing, folders, lists, sharing
 from listbuilder.errors import InputError
 from listbuilder.share.textformat import leader_mark
 
@@ -139,11 +139,11 @@ def test_the_doctor_unmarks_the_leader_where_one_in_ten_allows_none(cli, write_l
     ],
 )
 def test_leaders_travel_through_every_export(catalogs, fmt, written):
-    report = api.check_text(MARINES + "    leaders: 1\n  - unit: Colony Militia\n    count: 2\n", catalogs)
-    exported = api.export_list(report, fmt)
+    report = lists.check_text(MARINES + "    leaders: 1\n  - unit: Colony Militia\n    count: 2\n", catalogs)
+    exported = sharing.export_list(report, fmt)
     assert written in exported
     if fmt != "yaml":
-        back = api.import_list(exported, catalogs)
+        back = sharing.import_list(exported, catalogs)
         entries = "  - unit: Colonial Marine\n    count: 5\n    leaders: 1\n  - unit: Colony Militia\n    count: 2\n"
         assert back.endswith(entries)
 
@@ -175,15 +175,15 @@ def test_diff_says_the_leaders_changed(cli, write_list):
 def test_the_api_sets_leaders_of_an_entry(tmp_path, catalogs):
     folder = tmp_path
     (folder / "squad.yaml").write_text(MARINES + "    leader: true  # all of them\n")
-    done = api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=1))
+    done = folders.change_list(folder, "squad.yaml", catalogs, editing.SetLeaders(index=0, leaders=1))
     assert done.state.rows[0].leaders == 1 and not done.state.rows[0].leader
     assert (folder / "squad.yaml").read_text().endswith("    leaders: 1  # all of them\n")
-    api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=5))
+    folders.change_list(folder, "squad.yaml", catalogs, editing.SetLeaders(index=0, leaders=5))
     assert (folder / "squad.yaml").read_text().endswith("    leader: true  # all of them\n")
-    api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=0))
+    folders.change_list(folder, "squad.yaml", catalogs, editing.SetLeaders(index=0, leaders=0))
     assert (folder / "squad.yaml").read_text().endswith("    leader: false  # all of them\n")
     with pytest.raises(InputError, match="6 leaders is more than the entry's count of 5"):
-        api.change_list(folder, "squad.yaml", catalogs, api.SetLeaders(index=0, leaders=6))
+        folders.change_list(folder, "squad.yaml", catalogs, editing.SetLeaders(index=0, leaders=6))
 
 
 def test_the_editor_schema_knows_leaders(catalogs):

@@ -9,7 +9,7 @@ import time
 import pytest
 from conftest import EXAMPLES
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.share.diff import describe, diff_reports, summary
 
 ZOMBIES = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from odds_oracles import bf_hits_per_casualty
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.errors import ListbuilderError
 from listbuilder.odds import ImpossibleMatchup, OddsError, matchup
 from listbuilder.odds.ask import read_unit as read_unit_spec

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from listbuilder import api
+from listbuilder.api import lists, printing, rulesets
 from listbuilder.odds.ask import PRINTED_COLUMNS, PRINTED_ROWS
 
 
@@ -23,10 +23,10 @@ def _grid(html: str) -> tuple[int, int]:
 
 
 def test_a_big_grid_prints_a_page_of_it_and_names_the_rest():
-    books = api.open_catalogs()
-    mine = api.check_text(_crowd(PRINTED_ROWS + 5, "Rat"), books)
-    theirs = api.check_text(_crowd(PRINTED_COLUMNS + 3, "Cat"), books)
-    html = api.render_reports([mine], format="html", only="reference", opponent=theirs).data.decode()
+    books = rulesets.open_catalogs()
+    mine = lists.check_text(_crowd(PRINTED_ROWS + 5, "Rat"), books)
+    theirs = lists.check_text(_crowd(PRINTED_COLUMNS + 3, "Cat"), books)
+    html = printing.render_reports([mine], format="html", only="reference", opponent=theirs).data.decode()
     assert _grid(html) == (PRINTED_ROWS, PRINTED_COLUMNS)
     assert f"the first {PRINTED_ROWS} of the {PRINTED_ROWS + 5} entries of Rats" in html
     assert f"the first {PRINTED_COLUMNS} of the {PRINTED_COLUMNS + 3} entries of Cats" in html
@@ -34,9 +34,9 @@ def test_a_big_grid_prints_a_page_of_it_and_names_the_rest():
 
 
 def test_a_grid_that_fits_is_printed_whole_with_no_note():
-    books = api.open_catalogs()
-    mine = api.check_text(_crowd(PRINTED_ROWS, "Rat"), books)
-    theirs = api.check_text(_crowd(PRINTED_COLUMNS, "Cat"), books)
-    html = api.render_reports([mine], format="html", only="reference", opponent=theirs).data.decode()
+    books = rulesets.open_catalogs()
+    mine = lists.check_text(_crowd(PRINTED_ROWS, "Rat"), books)
+    theirs = lists.check_text(_crowd(PRINTED_COLUMNS, "Cat"), books)
+    html = printing.render_reports([mine], format="html", only="reference", opponent=theirs).data.decode()
     assert _grid(html) == (PRINTED_ROWS, PRINTED_COLUMNS)
     assert "matrix-note" not in html.split("</style>")[-1]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from odds_oracles import bf_at_least, bf_attack, bf_chain, bf_pool, bf_totals
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.odds import (
     ImpossibleMatchup,
     OddsError,

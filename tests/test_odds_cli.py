@@ -107,3 +107,28 @@ def test_odds_refuses_an_option_given_twice(cli):
     result = cli("odds", "might-skirmish", "Hunter", "Hunter", "cover=partial", "cover=none")
     assert result.exit_code == 2
     assert "the option 'cover' is given twice: 'cover=partial' and 'cover=none'" in result.stderr
+
+
+def test_odds_reads_the_situation_words_and_says_what_each_lacks(cli):
+    # a bare flag is on, flag=no is off: the situation said back is the one asked for
+    on = json.loads(cli("odds", "--json", "might-skirmish", "Hunter", "Hunter", "defending").stdout)
+    off = json.loads(cli("odds", "--json", "might-skirmish", "Hunter", "Hunter", "defending=no").stdout)
+    assert on["situation"]["defending"] is True and off["situation"]["defending"] is False
+    bare = cli("odds", "might-skirmish", "Hunter", "Hunter", "cover")
+    assert bare.exit_code == 2
+    assert bare.stderr.startswith("error: the option 'cover' needs a value\n  cover is 'none' or 'partial'")
+    mechanic = cli("odds", "might-skirmish", "Hunter", "Hunter", "mechanic=attack")
+    assert mechanic.exit_code == 2 and "(use --mechanic attack)" in mechanic.stderr
+    fought = json.loads(cli("odds", "--json", "deathmelt", "Brood Herald", "Brood Herald", "target_fought=2").stdout)
+    assert fought["situation"]["target_fought"] == 2  # a number's digits read as a number
+    huge = cli("odds", "deathmelt", "Brood Herald", "Brood Herald", "target_fought=" + "9" * 30)
+    assert huge.exit_code == 2 and "is far too large\n  give a number of at most 18 digits" in huge.stderr
+
+
+def test_cost_names_an_option_given_no_value(cli):
+    result = cli("cost", "might-skirmish", "--class", "Beast", "--might")
+    assert result.exit_code == 2
+    assert result.stderr == "error: the option --might needs a value\n  give it as --might VALUE, or --might=VALUE\n"
+    # the engine's errors name the stat, never a command line
+    wrong = cli("cost", "might-skirmish", "--migth", "6")
+    assert wrong.stderr.startswith("error: these stats cannot be used\n  might-skirmish has no stat 'migth'")

@@ -271,7 +271,7 @@ def test_a_rule_set_without_an_odds_file_says_so(tmp_path, catalogs):
 
 
 def test_example_lists_give_matrices_in_every_rule_set(catalogs):
-    from listbuilder.api import check_list
+    from listbuilder.api.lists import check_list
     from listbuilder.odds import fielded
 
     for path in sorted(EXAMPLES.glob("*.legal.yaml")):

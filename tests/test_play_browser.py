@@ -212,10 +212,10 @@ def test_odds_at_hand(phone: Phone, server: Server):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("file", ["zombies.yaml", "marines.yaml", "rangers.yaml"])
 def test_axe_finds_nothing_serious(browser: Any, server: Server, folder: Path, scheme: str, file: str):
-    from listbuilder import api
+    from listbuilder.api import play, rulesets
 
-    if not api.games_of(folder, file):
-        api.start_game(folder, file, api.open_catalogs(None))
+    if not play.games_of(folder, file):
+        play.start_game(folder, file, rulesets.open_catalogs(None))
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     try:

@@ -127,6 +127,18 @@ def test_scores_rolls_turns_undo_through_forms(server: Server):
     assert '<b class="turn-number">1</b>' in server.get(play(MARINES) + f"?game={game}").text
 
 
+def test_a_tap_with_a_value_of_the_wrong_kind_is_refused_with_a_page_that_says_so(server: Server):
+    game = started(server, MARINES)
+    url = play(MARINES) + "/tap"
+    token = server.token()
+    answer = server.post(url, {"token": token, "game": game, "tap": "score", "track": "Victory points", "by": "lots"})
+    assert answer.status == 400 and "the amount must be a whole number, found &#39;lots&#39;" in answer.text
+    answer = server.post(url, {"token": token, "game": game, "tap": "roll", "roll": "objectives-1", "faces": "two"})
+    assert answer.status == 400 and "a die must be a whole number, found &#39;two&#39;" in answer.text
+    odds = server.get(play(MARINES) + "/odds?attacker=x&against=zombies.yaml%23first")
+    assert odds.status == 200 and "choose the unit to attack" in odds.text
+
+
 def test_every_game_action_needs_the_token_the_host_and_the_origin(server: Server, folder: Path):
     game = started(server, ZOMBIES)
     path = folder / ".listbuilder" / "games" / ZOMBIES / f"{int(game):04d}.yaml"

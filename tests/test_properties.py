@@ -9,7 +9,7 @@ from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.api import price
+from listbuilder.api.lists import price
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
 from listbuilder.errors import ListbuilderError

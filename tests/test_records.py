@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from listbuilder.api import check_list, open_catalogs
+from listbuilder.api.lists import check_list
+from listbuilder.api.rulesets import open_catalogs
 from listbuilder.record import FrozenMap, Record, freeze
 from listbuilder.rules.formats import Unit
 

@@ -13,7 +13,7 @@ from conftest import EXAMPLES
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.printing import pages as sheets
 from listbuilder.printing.html import builtin_templates, font_files, render_document, stylesheet
 from listbuilder.printing.pdf import LockedFetcher, html_to_pdf

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import units_yaml
 
-from listbuilder.api import check_list, price
+from listbuilder.api.lists import check_list, price
 
 
 def report_for(write_list, catalogs, text):

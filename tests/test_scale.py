@@ -14,7 +14,7 @@ from conftest import EXAMPLES, units_yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.odds import ImpossibleMatchup, clear_caches, matchup, matrix
 from listbuilder.odds import matchups as odds_api
 from listbuilder.printing.pages import roster

@@ -13,7 +13,7 @@ import pytest
 from asgiclient import Client
 from conftest import ROOT
 
-from listbuilder import api
+from listbuilder.api import rulesets
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.system import SystemChoice
@@ -84,5 +84,5 @@ def test_the_lists_page_says_a_broken_rule_set_and_offers_the_others(tmp_path):
     assert "The rule set homezap cannot be read, so no list can be started with it:" in page.text
     assert "system.yaml" in page.text and '<option value="homezap"' not in page.text
     assert '<option value="might-skirmish"' in page.text
-    offered = api.system_choices(api.open_catalogs())
+    offered = rulesets.open_catalogs().choices()
     assert [c.id for c in offered.offered] == Catalogs().ids()

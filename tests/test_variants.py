@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGS, EXAMPLES
 
-from listbuilder.api import check_list
+from listbuilder.api.lists import check_list
 from listbuilder.errors import CatalogError
 from listbuilder.printing import pages
 from listbuilder.rules.catalog import Catalogs

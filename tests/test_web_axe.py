@@ -57,14 +57,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     for name, source in LISTS.items():
         (folder / name).write_bytes((EXAMPLES / source).read_bytes())
     (folder / "broken.yaml").write_text("system: might-skirmish\nname: B\nunits:\n  - unit: Huntr\n", encoding="utf-8")
-    from listbuilder import api
+    from listbuilder.api import editing, folders, play, rulesets
 
-    catalogs = api.open_catalogs(None)
-    api.start_game(folder, "zombies.yaml", catalogs)
-    api.start_game(folder, "marines.yaml", catalogs)
+    catalogs = rulesets.open_catalogs(None)
+    play.start_game(folder, "zombies.yaml", catalogs)
+    play.start_game(folder, "marines.yaml", catalogs)
     (folder / "history.yaml").write_bytes((EXAMPLES / LISTS["zombies.yaml"]).read_bytes())
-    for change in (api.AddUnit(unit="Hunter", count=1), api.AddUnit(unit="Shambler", count=1), api.Undo()):
-        api.change_list(folder, "history.yaml", catalogs, change)
+    for change in (editing.AddUnit(unit="Hunter", count=1), editing.AddUnit(unit="Shambler", count=1), editing.Undo()):
+        folders.change_list(folder, "history.yaml", catalogs, change)
     s = start(folder)
     yield s
     s.stop()

@@ -214,9 +214,11 @@ def test_edit_a_hand_written_list_and_keep_every_comment(tab: Tab, folder: Path)
 
 
 def test_import_pasted_text(tab: Tab, folder: Path, server: Server):
-    from listbuilder import api
+    from listbuilder.api import lists, rulesets, sharing
 
-    text = api.export_list(api.check_list(EXAMPLES / "deathzap-frontier-rangers.legal.yaml", api.open_catalogs()))
+    text = sharing.export_list(
+        lists.check_list(EXAMPLES / "deathzap-frontier-rangers.legal.yaml", rulesets.open_catalogs())
+    )
     before = set(folder.iterdir())
     tab.open("/")
     tab.page.get_by_label("A list exported as text, markdown or JSON").fill(text)
@@ -225,8 +227,8 @@ def test_import_pasted_text(tab: Tab, folder: Path, server: Server):
     (new,) = set(folder.iterdir()) - before
     assert tab.text("h1") == "Frontier Rangers patrol"
     assert (
-        api.check_list(new, api.open_catalogs()).total
-        == api.check_list(EXAMPLES / "deathzap-frontier-rangers.legal.yaml", api.open_catalogs()).total
+        lists.check_list(new, rulesets.open_catalogs()).total
+        == lists.check_list(EXAMPLES / "deathzap-frontier-rangers.legal.yaml", rulesets.open_catalogs()).total
     )
 
 

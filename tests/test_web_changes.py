@@ -119,3 +119,39 @@ def test_the_catalog_is_one_form_whose_buttons_name_their_unit(server: Server, e
     buttons = re.findall(r'<button class="add" name="unit" value="([^"]+)"[^>]*aria-label="Add ([^"]+)"', catalog)
     assert len(buttons) == 16 and all(value == label for value, label in buttons)
     assert ("Gale Sniper", "Gale Sniper") in buttons
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"change": "count", "index": "0", "count": "five"}, "the count must be a whole number, found &#39;five&#39;"),
+        (
+            {"change": "count", "index": "first", "count": "2"},
+            "the entry must be a whole number, found &#39;first&#39;",
+        ),
+        (
+            {"change": "leaders", "index": "0", "leaders": "all"},
+            "the number of leaders must be a whole number, found &#39;all&#39;",
+        ),
+        ({"change": "fix", "suggestion": "best"}, "the suggestion must be a whole number, found &#39;best&#39;"),
+        (
+            {"change": "add", "unit": "Windblade", "count": "2.5"},
+            "the count must be a whole number, found &#39;2.5&#39;",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_refused_with_a_page_that_says_so(server: Server, elves: str, fields, message):
+    # A form's values are read at the edge (web/forms.py): none reaches the library unparsed.
+    before = server.version(elves)
+    for htmx in (True, False):
+        status, html, _ = _post(server, elves, fields, htmx=htmx)
+        assert status == 400 and message in html, (status, html[:300])
+    assert server.version(elves) == before
+
+
+def test_a_new_list_whose_limit_is_no_number_is_refused_with_the_lists_page(server: Server, folder: Path):
+    before = sorted(p.name for p in folder.iterdir())
+    fields = {"token": server.token(), "system": "might-skirmish", "name": "Odd", "limit": "lots"}
+    answer = server.post("/new", fields)
+    assert answer.status == 400 and "the limit must be a whole number, found &#39;lots&#39;" in answer.text
+    assert sorted(p.name for p in folder.iterdir()) == before

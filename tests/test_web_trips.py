@@ -188,25 +188,25 @@ def test_the_lists_page_names_each_list_once_and_deleted_lists_by_their_names(fo
 
 
 def test_undo_after_a_shell_edit_counts_only_the_steps_it_can_take(folder: Path):
-    from listbuilder import api
+    from listbuilder.api import editing, folders, rulesets
 
-    catalogs = api.open_catalogs()
+    catalogs = rulesets.open_catalogs()
 
     def add() -> None:
-        api.change_list(folder, LIST, catalogs, api.AddUnit(unit="Hunter", count=1))
+        folders.change_list(folder, LIST, catalogs, editing.AddUnit(unit="Hunter", count=1))
 
     for _ in range(3):
         add()
-    state = api.list_state(folder, LIST, catalogs)
+    state = folders.list_state(folder, LIST, catalogs)
     assert (state.undo, state.undo_kept, state.redo) == (3, 3, 0)
     (folder / LIST).write_text((folder / LIST).read_text() + "# edited in the shell\n")
-    state = api.list_state(folder, LIST, catalogs)
+    state = folders.list_state(folder, LIST, catalogs)
     assert (state.undo, state.undo_kept) == (0, 3)  # kept, but none can be taken: each would lose the edit
     add()  # a change made here after the edit: undo takes it back, and no further
-    state = api.list_state(folder, LIST, catalogs)
+    state = folders.list_state(folder, LIST, catalogs)
     assert (state.undo, state.undo_kept) == (1, 1)
-    api.change_list(folder, LIST, catalogs, api.Undo())
-    state = api.list_state(folder, LIST, catalogs)
+    folders.change_list(folder, LIST, catalogs, editing.Undo())
+    state = folders.list_state(folder, LIST, catalogs)
     assert (state.undo, state.undo_kept, state.redo) == (0, 0, 1)
     assert (folder / LIST).read_text().endswith("# edited in the shell\n") and _hunters(folder) == 5
 

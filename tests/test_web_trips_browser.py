@@ -373,14 +373,14 @@ def test_a_refusal_in_plain_text_or_no_answer_is_said_above_the_page_not_swapped
 def test_axe_finds_nothing_serious_in_these_states(
     browser: Browser, server: Server, folder: Path, scheme: str, width: int
 ):
-    from listbuilder import api
+    from listbuilder.api import editing, folders, rulesets
 
     file = folder / f"axe-{scheme}-{width}.yaml"
     file.write_bytes((EXAMPLES / "speed-range-power-sumerians.legal.yaml").read_bytes())
     (folder / f"axe-other-{scheme}-{width}.yaml").write_bytes(
         (EXAMPLES / "speed-range-power-camel-corps.legal.yaml").read_bytes()
     )
-    api.change_list(folder, file.name, api.open_catalogs(), api.AddUnit(unit="Slinger", count=1))
+    folders.change_list(folder, file.name, rulesets.open_catalogs(), editing.AddUnit(unit="Slinger", count=1))
     file.write_text(file.read_text() + "# by hand\n")  # undo is off, and says why
     pages = [
         f"/list/{file.name}?restarted=1",

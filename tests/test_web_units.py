@@ -209,12 +209,14 @@ def test_edit_a_custom_entry_in_place_then_undo(tab: Tab, folder: Path):
 
 
 def test_the_rules_of_an_entry_and_of_a_catalog_unit_are_the_reference_sheets(tab: Tab, folder: Path):
-    from listbuilder import api
+    from listbuilder.api import printing, rulesets
 
     file = folder / _name(tab, "zombies")
     file.write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
-    system = api.open_catalogs().get("might-skirmish")
-    (sniper,) = [b.item.text for b in api.unit_rules(system, system.find_unit("Cousin Sniper")) if b.kind == "rule"]
+    system = rulesets.open_catalogs().get("might-skirmish")
+    (sniper,) = [
+        b.item.text for b in printing.unit_rules(system, system.find_unit("Cousin Sniper")) if b.kind == "rule"
+    ]
     tab.open(f"/list/{file.name}")
     assert sniper not in tab.page.content()  # nothing is sent before it is asked for
     index = [e.get("unit") for e in _entries(file)].index("Cousin Sniper")

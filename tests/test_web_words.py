@@ -15,7 +15,7 @@ import pytest
 from asgiclient import Client
 from conftest import EXAMPLES
 
-from listbuilder import api
+from listbuilder.api import rulesets
 from listbuilder.errors import ACTIONS, Action, ErrorDetail, InputError
 from listbuilder.web import create_app
 from listbuilder.web.hints import WORDS, error_text, hint
@@ -24,7 +24,7 @@ from listbuilder.web.hints import WORDS, error_text, hint
 SHELL = re.compile(r"\blistbuilder [a-z]|(?<![\w!-])--?[a-z]+\b(?! ?[-\w]*\))|\b(FILE|SYSTEM|UNIT|DIR|STAT|VALUE)\b")
 TOKEN = "words-test-token"
 PAGE = {"sec-fetch-site": "same-origin"}
-SYSTEMS = [s.id for s in api.systems(api.open_catalogs())]
+SYSTEMS = [s.id for s in rulesets.open_catalogs().all()]
 
 
 def _shell_words(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGS, EXAMPLES, SIMULATING
 
-from listbuilder import api
+from listbuilder.api import folders, lists, printing
 from listbuilder.errors import InputError
 from listbuilder.files.private import own_profile_folder
 from listbuilder.printing import templatecache
@@ -131,8 +131,8 @@ def test_the_template_cache_is_off_without_its_calls_and_printing_works(tmp_path
     without_user_ids(monkeypatch)
     assert not templatecache.supported()
     assert templatecache.template_cache() is None
-    report = api.check_list(ZOMBIES, Catalogs())
-    html = api.render_reports([report], format="html").data.decode()
+    report = lists.check_list(ZOMBIES, Catalogs())
+    html = printing.render_reports([report], format="html").data.decode()
     assert "Zombie Family" in html
 
 
@@ -148,8 +148,8 @@ def test_a_link_out_of_the_folder_is_refused(tmp_path):
     (folder / "elsewhere").symlink_to(tmp_path, target_is_directory=True)  # as a junction would
     for name in ("zombies.yaml", "elsewhere/secret.yaml", "../secret.yaml"):
         with pytest.raises(InputError, match="is not a list file of this folder"):
-            api.list_file(folder, name)
-    assert [s.file for s in api.folder_lists(folder, Catalogs())] == []
+            folders.list_file(folder, name)
+    assert [s.file for s in folders.folder_lists(folder, Catalogs())] == []
 
 
 # --- CRLF list files, paths in messages, drive letters -----------------------------------------

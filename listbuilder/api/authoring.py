@@ -6,15 +6,32 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from listbuilder.api.catalogs import catalog_units
-from listbuilder.api.printing import DOCUMENT_FORMATS, PAPERS, Rendered, Written, document_format, write_file
+from listbuilder.api.files import write_file
+from listbuilder.api.printing import DOCUMENT_FORMATS, PAPERS, Rendered, Written, document_format
+from listbuilder.api.rulesets import catalog_units
 from listbuilder.authoring import catalogtests
 from listbuilder.authoring import reprice as repricing
 from listbuilder.authoring.catalogtests import CaseResult, CatalogCheck
 from listbuilder.authoring.reprice import ListChange, Repricing, UnitPrice, Verdict
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.printing.output import book_bytes
 from listbuilder.rules.catalog import Catalogs, user_roots
 from listbuilder.words import choose
+
+__all__ = [
+    "CaseResult",
+    "CatalogCheck",
+    "ListChange",
+    "Rendered",
+    "Repricing",
+    "UnitPrice",
+    "Verdict",
+    "Written",
+    "book_file_name",
+    "check_catalog",
+    "render_book",
+    "render_book_file",
+    "reprice",
+]
 
 
 def check_catalog(folder: Path, dirs: Sequence[Path] | None = None) -> CatalogCheck:
@@ -41,14 +58,6 @@ def reprice(
     return repricing.reprice(old, new, rev=rev, lists=lists, extra_roots=user_roots(dirs))
 
 
-def reprice_usage() -> InputError:
-    """The error for a repricing given too few folders."""
-    return InputError(
-        "a repricing needs two versions of a rule set",
-        details=[ErrorDetail(message="give two rule set folders, old and new, or one folder and a git revision of it")],
-    )
-
-
 def render_book(
     catalogs: Catalogs,
     system_id: str,
@@ -62,9 +71,6 @@ def render_book(
     rules derive from them, grouped as the rule set's groups say, the card's core tables at the back.
 
     ``faction`` is matched in any case; an unknown one is an ``InputError`` with a did-you-mean."""
-    # start-up: the print stack (Jinja; WeasyPrint for a PDF) loads only to print, not for check-catalog or reprice
-    from listbuilder.printing.output import book_bytes
-
     fmt = choose("document format", format, DOCUMENT_FORMATS)
     paper_size = choose("paper size", paper, PAPERS)
     listing = catalog_units(catalogs, system_id, faction)
@@ -95,19 +101,3 @@ def render_book_file(
     )
     write_file(target, done.data)
     return Written(path=target, format=done.format, lists=(), illegal=())
-
-
-__all__ = [
-    "CaseResult",
-    "CatalogCheck",
-    "ListChange",
-    "Repricing",
-    "UnitPrice",
-    "Verdict",
-    "book_file_name",
-    "check_catalog",
-    "render_book",
-    "render_book_file",
-    "reprice",
-    "reprice_usage",
-]

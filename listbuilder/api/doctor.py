@@ -3,8 +3,8 @@
 Both return a ``DoctorAnswer`` (up to three suggestions, best first, each costed and judged
 by the validator); nothing is written until ``apply_suggestion`` (or the change
 ``ApplySuggestion``) carries one out through the same edit path as ``add`` and ``remove``,
-keeping every other byte of the file. The solver (HiGHS) is imported only when a question is actually
-solved (``doctor/program.py``).
+keeping every other byte of the file. The solver (HiGHS) is imported only when a question is
+actually solved (``doctor/program.py``).
 """
 
 from __future__ import annotations
@@ -14,20 +14,33 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from listbuilder.api.catalogs import faction_named
-from listbuilder.api.printing import write_file
+from listbuilder.api.files import write_file
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
 from listbuilder.doctor import DoctorAnswer, Suggestion, fill, fix
 from listbuilder.doctor.program import TooLarge
-from listbuilder.editing import ApplySuggestion, EditResult, apply_change
+from listbuilder.editing.apply import apply_change
 from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import version_of
+from listbuilder.editing.plan import EditResult
+from listbuilder.editing.suggestions import ApplySuggestion
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
 from listbuilder.words import choose
+
+__all__ = [
+    "DoctorAnswer",
+    "EditResult",
+    "Suggestion",
+    "apply_suggestion",
+    "ask_doctor",
+    "fill_list",
+    "fill_text",
+    "fix_list",
+    "fix_text",
+]
 
 
 def _read(path: Path | None, text: str | None, source: Path, catalogs: Catalogs) -> tuple[ArmyList, System, str]:
@@ -109,7 +122,7 @@ def _fill(
                 file=where,
                 details=[ErrorDetail(message=f"give a total above {total:,}, or none to fill to the list's limit")],
             )
-    chosen = None if faction is None else faction_named(system, faction)
+    chosen = None if faction is None else system.faction_named(faction)
     with _located(where):
         return fill(army, system, to, chosen, basis, started)
 

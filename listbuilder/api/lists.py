@@ -1,16 +1,48 @@
-"""Reading and judging lists, and pricing a statline by a rule set's formula."""
+"""Reading and judging lists, pricing a statline by a rule set's formula, and the game's phrases.
+
+A list is read, costed and judged into a ``Report`` (its entries, cost parts and ``Problem``s);
+the phrases (``total_text``, ``headline``, ``stats_line``...) word a report the same way in
+every face.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from listbuilder.army.constraints import Problem
+from listbuilder.army.costing import CostPart
 from listbuilder.army.listfile import parse_list, read_list
-from listbuilder.army.pricing import Pricing, parse_stat_options, price
+from listbuilder.army.phrases import amount as amount
+from listbuilder.army.phrases import citation as citation
+from listbuilder.army.phrases import headline as headline
+from listbuilder.army.phrases import leader_tag as leader_tag
+from listbuilder.army.phrases import problem_place as problem_place
+from listbuilder.army.phrases import stats_line as stats_line
+from listbuilder.army.phrases import total_text as total_text
+from listbuilder.army.pricing import Pricing
+from listbuilder.army.pricing import price as price
+from listbuilder.army.pricing import read_stats as read_stats
 from listbuilder.army.report import Report, build_report
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
 
-__all__ = ["Pricing", "check_list", "check_text", "parse_stat_options", "price"]
+__all__ = [
+    "CostPart",
+    "Pricing",
+    "Problem",
+    "Report",
+    "amount",
+    "check_list",
+    "check_text",
+    "citation",
+    "headline",
+    "leader_tag",
+    "price",
+    "problem_place",
+    "read_stats",
+    "stats_line",
+    "total_text",
+]
 
 
 def check_list(path: Path, catalogs: Catalogs) -> Report:

@@ -1,17 +1,22 @@
-"""Exact odds from a rule set's dice: one matchup, or a list against a list."""
+"""Exact odds from a rule set's dice: one matchup, or a list against a list, and their words.
+
+icepool loads inside the engine when odds are first worked out, not with this module."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.odds.ask import list_matrix, matrix_cells, one_matchup, read_situation
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.odds.ask import Situation, list_matrix, matrix_cells, matrix_view, one_matchup, situation_of
+from listbuilder.odds.ask import matrix_text as matrix_text
+from listbuilder.odds.ask import outcome_text as outcome_text
 from listbuilder.odds.matchups import Matrix, Outcome
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.formats import Unit
+
+__all__ = ["Matchups", "Outcome", "matrix_text", "odds", "odds_grid", "odds_lists", "outcome_text"]
 
 
 def odds(
@@ -19,23 +24,24 @@ def odds(
     system_id: str,
     attacker: str,
     target: str,
-    situation: Sequence[str] = (),
+    situation: Situation | None = None,
     *,
     mechanic: str | None = None,
 ) -> Outcome:
-    """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``),
-    the situation ``OPTION=VALUE`` words of the rule set's mechanic."""
-    return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation)
+    """Exact odds of one attack: units are catalog names or statlines (``Beast, Might 6``), the
+    situation the values of the mechanic's options (``{"cover": "soft", "defending": True}``)."""
+    return one_matchup(catalogs.get(system_id), attacker, target, mechanic, situation or {})
 
 
-def odds_lists(a: Report, b: Report, situation: Sequence[str] = (), *, mechanic: str | None = None) -> Matchups:
+def odds_lists(a: Report, b: Report, situation: Situation | None = None, *, mechanic: str | None = None) -> Matchups:
     """Every unit of list ``a`` attacking every unit of list ``b``, with kills per 100 points."""
     if a.system.id != b.system.id:
         raise InputError(
             f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
             details=[ErrorDetail(message="odds compare lists of one rule set")],
         )
-    grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **read_situation(a.system, mechanic, situation))
+    values = situation_of(a.system, mechanic, situation or {})
+    grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **values)
     return Matchups(grid=grid, a=a, b=b, columns=tuple(columns))
 
 
@@ -61,3 +67,15 @@ class Matchups(Record):
             if grid.efficiency is None
             else [None if e is None else float(e) for e in grid.efficiency],
         }
+
+
+def odds_grid(a: Report, b: Report) -> dict[str, Any] | None:
+    """The odds of each unit of ``a`` attacking each of ``b`` as the printed reference sheet shows
+    them (``_matrix.html``); ``None`` when the lists are of different rule sets, one is empty, or
+    the rule set has no odds."""
+    if a.system.id != b.system.id or not a.lines or not b.lines:
+        return None
+    try:
+        return matrix_view(a.system, a, b)
+    except ListbuilderError:
+        return None

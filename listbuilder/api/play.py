@@ -8,17 +8,22 @@ writes the game and returns it. A game file that cannot be trusted is shown, nev
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
+from listbuilder.odds.matchups import Outcome
 from listbuilder.play import games
-from listbuilder.play.board import Board, Piece, list_board
+from listbuilder.play.board import Board, Piece
+from listbuilder.play.board import list_board as play_board
 from listbuilder.play.games import GameSummary
+from listbuilder.play.games import summaries as games_of
 from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options
-from listbuilder.play.rolls import die_face as face
-from listbuilder.play.rolls import done, result, words
-from listbuilder.play.taps import End, Logged, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark, tap_of
+from listbuilder.play.rolls import die_face as die_face
+from listbuilder.play.rolls import done
+from listbuilder.play.rolls import result as roll_result
+from listbuilder.play.rolls import words as tap_words
+from listbuilder.play.taps import End, Logged, Mark, NextTurn, RollDice, Score, Start, Tap, UndoTap, Unmark
+from listbuilder.play.taps import tap_of as read_tap
 from listbuilder.play.trust import Game
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -28,9 +33,12 @@ __all__ = [
     "End",
     "Game",
     "GameSummary",
+    "Logged",
     "Mark",
     "NextTurn",
     "OddsChoices",
+    "Opponent",
+    "Outcome",
     "Piece",
     "Played",
     "RollDice",
@@ -73,16 +81,6 @@ class OddsChoices(Record):
     options: tuple[SituationOption, ...]
 
 
-def play_board(folder: Path, name: str, catalogs: Catalogs) -> Board:
-    """The board of the list ``name`` of ``folder``: its pieces and their markers, as it is now."""
-    return list_board(folder, name, catalogs)
-
-
-def games_of(folder: Path, name: str) -> tuple[GameSummary, ...]:
-    """The games of a list, newest first (a file that cannot be read says why)."""
-    return games.summaries(folder, name)
-
-
 def load_game(
     folder: Path, name: str, catalogs: Catalogs, game: str | None = None, *, board: Board | None = None
 ) -> Game:
@@ -104,26 +102,6 @@ def play_tap(folder: Path, name: str, catalogs: Catalogs, game: str, tap: Tap) -
     return Played(game=after, done=done(board, tap, after.id, line))
 
 
-def read_tap(fields: Mapping[str, Sequence[str]]) -> Tap:
-    """The tap a posted form names (``tap=mark``, ``piece``, ``marker``...)."""
-    return tap_of(fields)
-
-
-def roll_result(board: Board, line: Logged) -> str:
-    """A logged roll's result in words (its table's row, or who won a roll-off)."""
-    return result(board, line)
-
-
-def tap_words(board: Board, line: Logged) -> str:
-    """A line of a game's log in words ('Stunned on: Sentry 2', 'Danger on Picket: 1 → 2')."""
-    return words(board, line)
-
-
-def die_face(n: int) -> str:
-    """The die face character of ``n``: ⚀ to ⚅."""
-    return face(n)
-
-
 def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | None = None) -> OddsChoices:
     """The lists of ``folder`` of the same rule set as ``name`` (an opponent for odds), with their
     entries, and the rule set's situation options."""
@@ -132,10 +110,17 @@ def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | Non
 
 
 def game_odds(
-    folder: Path, name: str, catalogs: Catalogs, piece: str, opponent: str, target: int, situation: Sequence[str] = ()
-) -> Any:
+    folder: Path,
+    name: str,
+    catalogs: Catalogs,
+    piece: str,
+    opponent: str,
+    target: int,
+    situation: Mapping[str, str | bool | int] | None = None,
+) -> Outcome:
     """The exact odds (``listbuilder odds``' figures) of a piece of the list attacking entry
-    ``target`` of the list ``opponent`` of the same folder; ``situation`` is OPTION=VALUE words."""
+    ``target`` of the list ``opponent`` of the same folder; ``situation`` is the values of the
+    mechanic's options."""
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)
-    return piece_odds(board, piece, other.report, target, situation)
+    return piece_odds(board, piece, other.report, target, situation or {})

@@ -1,22 +1,53 @@
-"""Printing rosters, reference sheets and rules cards: to bytes, then to a file."""
+"""Printing rosters, reference sheets and rules cards: to bytes, then to a file; and the print
+templates a screen shows its pages with.
+
+A web page is rendered by the same Jinja environment, filters and escaping as a printed roster
+(``render_template``), so a user's template folder overrides a page's templates as it overrides
+print's. WeasyPrint loads inside the engine when a PDF is asked for, not with this module.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from listbuilder.api.files import read_by, write_file
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError
-from listbuilder.files.writing import check_target, write_output
+from listbuilder.files.writing import check_target
+from listbuilder.printing.html import Paper, builtin_templates
+from listbuilder.printing.html import environment as environment
+from listbuilder.printing.html import font_files as font_files
+from listbuilder.printing.html import render_template as render_template
+from listbuilder.printing.html import stylesheet as stylesheet
+from listbuilder.printing.output import card_bytes, render_document_bytes
+from listbuilder.printing.pages import Block, Card, used_rules
+from listbuilder.printing.pages import card as card_page
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
+from listbuilder.rules.formats import Unit
 from listbuilder.words import choose
 
-if TYPE_CHECKING:
-    from listbuilder.printing.html import Paper
+__all__ = [
+    "Block",
+    "Card",
+    "Rendered",
+    "Written",
+    "card_page",
+    "document_format",
+    "environment",
+    "font_files",
+    "render_card",
+    "render_card_file",
+    "render_files",
+    "render_reports",
+    "render_template",
+    "stylesheet",
+    "unit_rules",
+]
 
 PAPERS: tuple[Paper, ...] = ("a4", "letter")
 ONLY = ("roster", "reference")
@@ -80,9 +111,6 @@ def render_reports(
     each of the opponent's units to the reference sheet; ``qr`` a QR code of each list's text
     export to its roster, for an opponent to scan. With ``strict`` a list that breaks a
     rule (or warns) is refused (``RulesBroken``, exit 1) instead of printed under a banner."""
-    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
-    from listbuilder.printing.output import render_document_bytes
-
     _some(reports)
     fmt = choose("document format", format, DOCUMENT_FORMATS)
     return Rendered(
@@ -121,40 +149,13 @@ def _some(lists: Sequence[object]) -> None:
 
 def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templates: Path | None = None) -> Rendered:
     """A rule set's quick-reference card (one sheet, two sides) as a PDF or HTML document."""
-    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
-    from listbuilder.printing.output import card_bytes
-
     fmt = choose("document format", format, DOCUMENT_FORMATS)
     data = card_bytes(system, fmt=fmt, paper=choose("paper size", paper, PAPERS), templates=templates)
     return Rendered(data=data, format=fmt)
 
 
-def write_file(
-    path: Path,
-    data: bytes,
-    *,
-    inputs: Sequence[Path] = (),
-    catalogs: Catalogs | None = None,
-    overwrite: bool = True,
-) -> Path:
-    """Write ``data`` to ``path`` atomically: nothing half-written, only over a regular file, and
-    never over one of ``inputs`` (files, or folders standing for every file in them) or a file of
-    ``catalogs``' rule sets. A refusal is an ``OutputError`` (exit code 3) and touches nothing."""
-    write_output(path, data, _read_by(inputs, catalogs), overwrite=overwrite)
-    return path
-
-
-def _read_by(inputs: Sequence[Path], catalogs: Catalogs | None = None) -> list[Path]:
-    """What a command read, for ``write_file`` to keep its output off: ``inputs`` and the folders
-    of ``catalogs``' rule sets."""
-    return [*inputs, *(catalogs.sources() if catalogs is not None else ())]
-
-
 def _printed_with(templates: Path | None) -> list[Path]:
     """The template folders a document is printed from: the user's, then ours."""
-    # start-up: the print stack (Jinja, WeasyPrint) loads only to print
-    from listbuilder.printing.html import builtin_templates
-
     return [*([templates] if templates is not None else []), builtin_templates()]
 
 
@@ -181,7 +182,7 @@ def render_files(
         document_format(output)  # a bad name fails before any work
     reports = [check_list(p, catalogs) for p in paths]
     opponent = check_list(vs, catalogs) if vs is not None else None
-    inputs = [*paths, *([vs] if vs is not None else []), *_read_by((), catalogs), *_printed_with(templates)]
+    inputs = [*paths, *([vs] if vs is not None else []), *read_by((), catalogs), *_printed_with(templates)]
     groups = (
         [(output, reports)]
         if output is not None
@@ -216,3 +217,9 @@ def render_card_file(
     done = render_card(system, format=document_format(target), paper=paper, templates=templates)
     write_file(target, done.data, inputs=inputs)
     return Written(path=target, format=done.format, lists=(), illegal=())
+
+
+def unit_rules(system: System, unit: Unit) -> tuple[Block, ...]:
+    """The rules ``unit``'s stats call for, as the printed reference sheet gives them (its tables,
+    special rules and what its traits and weapons mean), as blocks that ``_block.html`` shows."""
+    return tuple(used_rules(system, [unit], own=True)[3])

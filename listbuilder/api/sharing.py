@@ -1,26 +1,41 @@
-"""Sharing and comparing lists: exports, imports, the editor schema and diffs."""
+"""Sharing and comparing lists: exports, imports, the editor schema, diffs and QR codes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from listbuilder.api.files import write_file
 from listbuilder.api.lists import check_list
-from listbuilder.api.printing import write_file
 from listbuilder.army.report import Report
 from listbuilder.editing import folder as lists
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
-from listbuilder.share.diff import ListDiff, describe, diff_reports, diff_versions
+from listbuilder.share import exchange
+from listbuilder.share.diff import ListDiff, describe, diff_versions
+from listbuilder.share.diff import diff_reports as diff_lists
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
+from listbuilder.share.exchange import Imported
 from listbuilder.share.gitdriver import driver_output
+from listbuilder.share.qr import svg as qr_svg
 from listbuilder.words import choose
 
-if TYPE_CHECKING:
-    from listbuilder.share.exchange import Imported
+__all__ = [
+    "Imported",
+    "ListDiff",
+    "diff_files",
+    "diff_lists",
+    "editor_schema",
+    "export_list",
+    "git_diff",
+    "import_file",
+    "import_folder_list",
+    "import_list",
+    "import_noted",
+    "qr_svg",
+]
 
 EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
 
@@ -33,10 +48,6 @@ def editor_schema(catalogs: Catalogs, system_id: str | None = None) -> str:
 def export_list(report: Report, format: str = "text", *, embed: bool = False) -> str:
     """A list as ``text`` or ``markdown`` (for a chat or a forum), ``json`` (for programs), or
     ``yaml`` (a clean list file; ``embed`` writes every catalog unit out in full)."""
-    # start-up: the exchange formats load the editing package (and hashlib): only an export or an
-    # import needs them, never diff or schema
-    from listbuilder.share import exchange
-
     fmt = choose("format", format, EXPORT_FORMATS)
     if embed and fmt != "yaml":
         raise InputError(
@@ -58,20 +69,12 @@ def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>")) ->
 
 def import_noted(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> Imported:
     """``import_list``, with a note for each cost the text wrote that these catalogs do not give."""
-    # start-up: as in export_list
-    from listbuilder.share.exchange import import_with_notes
-
-    return import_with_notes(text, source, catalogs)
+    return exchange.import_with_notes(text, source, catalogs)
 
 
 def import_file(path: Path, catalogs: Catalogs) -> Imported:
     """``import_noted`` of a file's text."""
     return import_noted(read_text(path, "exported list"), catalogs, path)
-
-
-def diff_lists(old: Report, new: Report) -> ListDiff:
-    """What changed from ``old`` to ``new``, in game terms."""
-    return diff_reports(old, new)
 
 
 def diff_files(old: Path, new: Path, catalogs: Catalogs) -> ListDiff:

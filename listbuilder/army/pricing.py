@@ -1,7 +1,7 @@
-"""Price a statline given as stats (``--might 6``, ``"Beast, Might 6"``), or a catalog unit changed.
+"""Price a statline given as stats (``{"might": 6}``, ``"Beast, Might 6"``), or a catalog unit changed.
 
-Stats come as ``--STAT VALUE`` (or ``--STAT=VALUE``) pairs or as one statline, both read by the
-one statline grammar (``rules/statline``): a list stat joins its values with ``+``
+``price`` takes the stats as values; ``read_stats`` reads them from text, stat by stat or as one
+statline, by the one statline grammar (``rules/statline``): a list stat joins its values with ``+``
 (``attacker+big-guns``; the older ``attacker,big-guns`` is read too). Errors name the stat, list
 every stat the rule set has and give a statline in its grammar; each face adds how to give them
 (the command line's options, the web builder's form) through the ``price`` action.
@@ -11,22 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from listbuilder.army.constraints import Problem, check_unit
 from listbuilder.army.costing import CostPart, cost_parts
 from listbuilder.errors import Action, ErrorDetail, InputError
-from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import parse_stats, parse_value, stats_help, value_text
 from listbuilder.rules.statline import stats_example as statline_example
 from listbuilder.words import did_you_mean
-
-COMMAND_LINE = Path("command line")
 
 
 @record
@@ -78,14 +74,14 @@ def _stats_detail(system: System) -> ErrorDetail:
     )
 
 
-def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
-    """Turn ``--speed 6 --range=24 --traits attacker+big-guns`` (or ``"Speed 6, Range 24"``) into stat values.
-
-    Raises ``InputError`` naming each stat it cannot use, with the rule set's stats and an example."""
+def read_stats(system: System, given: Sequence[tuple[str, str]] = (), statline: str = "") -> dict[str, Any]:
+    """Stat values written as text, each ``(stat key, text)`` (``("traits", "attacker+big-guns")``),
+    and a whole statline (``"Speed 6, Range 24"``), read by the statline grammar; the key ``name``
+    names the unit. Raises ``InputError`` naming each stat it cannot use, with the rule set's stats
+    and an example; each face says how to give them (the ``price`` action)."""
     stats = system.definition.stats
     values: dict[str, Any] = {}
     errors: list[ErrorDetail] = []
-    statline: list[str] = []
 
     def put(key: str, value: Any, how: str) -> None:
         if key in values:
@@ -93,21 +89,7 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
             errors.append(ErrorDetail(message=f"{label} is given twice ({how})", hint="give each stat once"))
         values[key] = value
 
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if not arg.startswith("--"):
-            statline.append(arg)
-            continue
-        key, has_value, value = arg[2:].partition("=")
-        if not has_value:
-            if i >= len(args):
-                errors.append(ErrorDetail(message=f"'{key}' needs a value"))
-                break
-            value = args[i]
-            i += 1
-        key = key.replace("-", "_") if key.replace("-", "_") in stats else key
+    for key, value in given:
         if key == "name":
             values["name"] = value
             continue
@@ -127,10 +109,10 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
         else:
             put(key, parsed, f"{key} {value}")
     if statline:
-        parsed_line = parse_stats(system, ", ".join(statline))
+        parsed_line = parse_stats(system, statline)
         if isinstance(parsed_line, str):
-            unit = system.find_unit(" ".join(statline))
-            message = f"cannot read the statline '{' '.join(statline)[:60]}': {parsed_line}"
+            unit = system.find_unit(statline)
+            message = f"cannot read the statline '{statline[:60]}': {parsed_line}"
             if unit is None:
                 errors.append(ErrorDetail(message=message, hint=f'write it as "{statline_example(system)}"'))
             else:
@@ -145,7 +127,7 @@ def parse_stat_options(system: System, args: Sequence[str]) -> dict[str, Any]:
             for key, value in parsed_line.items():
                 put(key, value, "in the statline and as an option")
     if errors:
-        raise InputError("these stats cannot be used", file=COMMAND_LINE, details=[*errors, _stats_detail(system)])
+        raise InputError("these stats cannot be used", details=[*errors, _stats_detail(system)])
     return values
 
 
@@ -178,7 +160,7 @@ def _as_stats(system: System, detail: ErrorDetail) -> ErrorDetail:
     return ErrorDetail(message=message, hint=hint)
 
 
-def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -> Pricing:
+def price(system: System, stats: Mapping[str, Any], unit_name: str | None = None) -> Pricing:
     """Price a catalog unit (by name, with any stats given changed) or a custom statline, and check it."""
     base: Unit | None = None
     if unit_name is not None:
@@ -191,16 +173,12 @@ def price(system: System, stats: dict[str, Any], unit_name: str | None = None) -
     elif not stats or set(stats) == {"name"}:
         raise InputError(
             f"give the stats of the unit to price, or the name of a catalog unit of {system.id}",
-            file=COMMAND_LINE,
             details=[_stats_detail(system)],
         )
-    data = {"name": "Custom unit", **stats}
-    doc = Document(path=COMMAND_LINE, data=data, positions={}, text="")
-    found, errors = system.read_unit(data, doc, ())
+    found, errors = system.unit_from({"name": "Custom unit", **stats})
     if found is None:
         raise InputError(
             "this statline cannot be priced",
-            file=COMMAND_LINE,
             details=[*(_as_stats(system, e) for e in errors), _stats_detail(system)],
         )
     unit = found

@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder import api
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, OutputOption, PaperOption, TemplatesOption
@@ -27,8 +26,10 @@ def check_catalog(
 
     Example: listbuilder check-catalog catalogs/speed-range-power
     """
+    from listbuilder.api import authoring  # with the print stack (a book): only an author's command loads it
+
     try:
-        check = api.check_catalog(folder, catalogs)
+        check = authoring.check_catalog(folder, catalogs)
     except ListbuilderError as exc:
         fail(exc)
     say(to_json(check.as_json()) if as_json else views.catalog_check(check))
@@ -54,13 +55,24 @@ def reprice(
 
     Example: listbuilder reprice catalogs/speed-range-power --rev HEAD~1 examples/
     """
+    from listbuilder.api import authoring  # with the print stack (a book): only an author's command loads it
+
     count = 1 if rev is not None else 2
     if len(folders) < count:
         usage = "listbuilder reprice OLD NEW [LISTS...], or reprice FOLDER --rev REV [LISTS...]"
-        error = api.reprice_usage()
-        fail(InputError(error.summary, details=[*error.details, ErrorDetail(message=usage)]))
+        fail(
+            InputError(
+                "a repricing needs two versions of a rule set",
+                details=[
+                    ErrorDetail(
+                        message="give two rule set folders, old and new, or one folder and a git revision of it"
+                    ),
+                    ErrorDetail(message=usage),
+                ],
+            )
+        )
     try:
-        result = api.reprice(
+        result = authoring.reprice(
             folders[0],
             None if rev is not None else folders[1],
             rev=rev,
@@ -91,9 +103,14 @@ def book(
 
     Example: listbuilder book might-skirmish --faction "Zombie Family" -o zombies.pdf
     """
+    from listbuilder.api import (
+        authoring,  # with the print stack (a book): only an author's command loads it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
+
     try:
-        written = api.render_book_file(
-            api.open_catalogs(catalogs), system, faction=faction, output=output, paper=paper, templates=templates
+        written = authoring.render_book_file(
+            rulesets.open_catalogs(catalogs), system, faction=faction, output=output, paper=paper, templates=templates
         )
     except ListbuilderError as exc:
         fail(exc)

@@ -1,16 +1,21 @@
 """The list doctor's commands: fix (the smallest change to a legal list) and fill (what to add)."""
 
+from __future__ import annotations
+
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from listbuilder import api
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
 from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
+
+if TYPE_CHECKING:
+    from listbuilder.api import rulesets
+    from listbuilder.api.doctor import DoctorAnswer
 
 ApplyOption = Annotated[
     bool, typer.Option("--apply", help="Carry out the first suggestion in the list file, keeping its comments.")
@@ -24,14 +29,14 @@ WriteOption = Annotated[
 
 
 def _finish(
-    file: Path, answer: "api.DoctorAnswer", as_json: bool, apply: bool, output: Path | None, books: "api.Catalogs"
+    file: Path, answer: DoctorAnswer, as_json: bool, apply: bool, output: Path | None, books: rulesets.Catalogs
 ) -> None:
-    # (the annotations are quoted: evaluated, they would load the doctor's records with this module)
+    from listbuilder.api import doctor  # the solver's stack: only a doctor's command loads it
 
     suggestions = answer.suggestions
     result = None
     if (apply or output is not None) and suggestions:
-        result = api.apply_suggestion(file, books, suggestions[0], output)
+        result = doctor.apply_suggestion(file, books, suggestions[0], output)
     if as_json:
         data = answer.as_json()
         if apply or output is not None:  # say what was written, and where
@@ -73,10 +78,15 @@ def fix(
 
     Example: listbuilder fix examples/might-skirmish-monster-mash.illegal.yaml --apply
     """
+    from listbuilder.api import (
+        doctor,  # the solver's stack: only the doctor's commands load it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
+
     try:
         _one_target(apply, output)
-        books = api.open_catalogs(catalogs)
-        _finish(file, api.fix_list(file, books), as_json, apply, output, books)
+        books = rulesets.open_catalogs(catalogs)
+        _finish(file, doctor.fix_list(file, books), as_json, apply, output, books)
     except ListbuilderError as exc:
         fail(exc)
 
@@ -102,9 +112,14 @@ def fill(
 
     Example: listbuilder fill examples/speed-range-power-camel-corps.legal.yaml --to 450
     """
+    from listbuilder.api import (
+        doctor,  # the solver's stack: only the doctor's commands load it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
+
     try:
         _one_target(apply, output)
-        books = api.open_catalogs(catalogs)
-        _finish(file, api.fill_list(file, books, to, faction), as_json, apply, output, books)
+        books = rulesets.open_catalogs(catalogs)
+        _finish(file, doctor.fill_list(file, books, to, faction), as_json, apply, output, books)
     except ListbuilderError as exc:
         fail(exc)

@@ -5,12 +5,11 @@ from typing import Annotated
 
 import typer
 
-from listbuilder import api
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption
 from listbuilder.cli.output import fail, say
-from listbuilder.errors import ListbuilderError
+from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 
 @command("new")
@@ -35,13 +34,29 @@ def new(
 
     Example: listbuilder new might-skirmish --name "Zombie Family" -o zombies.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
-        limit, measure = api.limit_option(points, figures)
-        written = api.create_list(api.open_catalogs(catalogs), system, output, name, limit, measure)
+        limit, measure = limit_option(points, figures)
+        written = editing.create_list(rulesets.open_catalogs(catalogs), system, output, name, limit, measure)
     except ListbuilderError as exc:
         fail(exc)
     for path in written:
         say(f"wrote {path}")
+
+
+def limit_option(points: int | None, figures: int | None) -> tuple[int | None, str | None]:
+    """The limit a user gave as ``--points`` or ``--figures``, and which of the two it was."""
+    if points is not None and figures is not None:
+        raise InputError(
+            "give the limit in points or in figures, not both", details=[ErrorDetail(message="a list has one limit")]
+        )
+    if points is not None:
+        return points, "points"
+    return (figures, "figures") if figures is not None else (None, None)
 
 
 @command("add")
@@ -55,8 +70,13 @@ def add(
 
     Example: listbuilder add zombies.yaml Hunter --count 2
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
-        result = api.apply_change(file, api.open_catalogs(catalogs), api.AddUnit(unit=unit, count=count))
+        result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.AddUnit(unit=unit, count=count))
         say(views.edited(result, result.done))
     except ListbuilderError as exc:
         fail(exc)
@@ -75,8 +95,15 @@ def remove(
 
     Example: listbuilder remove zombies.yaml Shambler --count 1
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
-        result = api.apply_change(file, api.open_catalogs(catalogs), api.RemoveUnit(unit=unit, count=count))
+        result = editing.apply_change(
+            file, rulesets.open_catalogs(catalogs), editing.RemoveUnit(unit=unit, count=count)
+        )
         took_many = count is None and not result.done.endswith(" 1 in all")
         say(views.edited(result, result.done + (" (--count 1 takes out one)" if took_many else "")))
     except ListbuilderError as exc:
@@ -94,8 +121,13 @@ def set_(
 
     Example: listbuilder set zombies.yaml points 150
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
     try:
-        result = api.apply_change(file, api.open_catalogs(catalogs), api.SetField(key=key, value=value))
+        result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.SetField(key=key, value=value))
         say(views.edited(result, result.done))
     except ListbuilderError as exc:
         fail(exc)
@@ -116,13 +148,19 @@ def schema(
 
     Example: listbuilder schema might-skirmish -o might-skirmish.schema.json
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        files,
+        rulesets,
+        sharing,
+    )
+
     try:
-        books = api.open_catalogs(catalogs)
-        text = api.editor_schema(books, system)
+        books = rulesets.open_catalogs(catalogs)
+        text = sharing.editor_schema(books, system)
         if output is None:
             say(text, nl=False)
         else:
-            api.write_file(output, text.encode("utf-8"), catalogs=books)
+            files.write_file(output, text.encode("utf-8"), catalogs=books)
             say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -149,13 +187,20 @@ def export(
 
     Example: listbuilder export zombies.yaml --format markdown
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        files,
+        lists,
+        rulesets,
+        sharing,
+    )
+
     try:
-        books = api.open_catalogs(catalogs)
-        text = api.export_list(api.check_list(file, books), format, embed=embed)
+        books = rulesets.open_catalogs(catalogs)
+        text = sharing.export_list(lists.check_list(file, books), format, embed=embed)
         if output is None:
             say(text, nl=not text.endswith("\n"))
         else:
-            api.write_file(output, text.encode("utf-8"), inputs=[file], catalogs=books)
+            files.write_file(output, text.encode("utf-8"), inputs=[file], catalogs=books)
             say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)
@@ -173,16 +218,22 @@ def import_(
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        files,
+        rulesets,
+        sharing,
+    )
+
     try:
-        books = api.open_catalogs(catalogs)
-        imported = api.import_file(file, books)
+        books = rulesets.open_catalogs(catalogs)
+        imported = sharing.import_file(file, books)
         for note in imported.notes:
             say(f"note: {file}: {note}", err=True)
         text = imported.text
         if output is None:
             say(text, nl=False)
         else:
-            api.write_file(output, text.encode("utf-8"), inputs=[file], catalogs=books, overwrite=False)
+            files.write_file(output, text.encode("utf-8"), inputs=[file], catalogs=books, overwrite=False)
             say(f"wrote {output}")
     except ListbuilderError as exc:
         fail(exc)

@@ -1,11 +1,11 @@
 """Commands that read lists and rule sets: validate, points, cost, systems, catalog, diff."""
 
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from listbuilder import api
 from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
@@ -26,14 +26,19 @@ def validate(
 
     Example: listbuilder validate --strict my-warband.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        rulesets,
+    )
+
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
     except ListbuilderError as exc:
         fail(exc)
     worst = EXIT_OK
     for path in files:
         try:
-            report = api.check_list(path, books)
+            report = lists.check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             if as_json:
@@ -57,14 +62,19 @@ def points(
 
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        rulesets,
+    )
+
     worst = EXIT_OK
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
     except ListbuilderError as exc:
         fail(exc)
     for path in files:
         try:
-            report = api.check_list(path, books)
+            report = lists.check_list(path, books)
         except ListbuilderError as exc:
             worst = max(worst, exc.exit_code)
             say(f"error: {render(exc)}", err=True)
@@ -99,13 +109,43 @@ def cost(
 
     Example: listbuilder cost might-skirmish "Beast, Might 6"
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        rulesets,
+    )
+
     try:
-        rules = api.get_system(api.open_catalogs(catalogs), system)
-        result = api.price(rules, api.parse_stat_options(rules, ctx.args), unit)
+        rules = rulesets.open_catalogs(catalogs).get(system)
+        pairs, statline = stat_options(rules.definition.stats, ctx.args)
+        result = lists.price(rules, lists.read_stats(rules, pairs, statline), unit)
     except ListbuilderError as exc:
         fail(exc)
     say(to_json(result.as_json()) if as_json else views.pricing(result))
     raise typer.Exit(EXIT_OK if result.legal else EXIT_RULES_BROKEN)
+
+
+def stat_options(stats: Collection[str], args: Sequence[str]) -> tuple[list[tuple[str, str]], str]:
+    """``--speed 6 --range=24 --big-guns yes`` (or ``"Speed 6, Range 24"``) as the (stat, text)
+    pairs and the statline ``api.read_stats`` reads: it names each stat it cannot use."""
+    pairs: list[tuple[str, str]] = []
+    words: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if not arg.startswith("--"):
+            words.append(arg)
+            continue
+        key, has_value, value = arg[2:].partition("=")
+        if not has_value:
+            following = next(rest, None)
+            if following is None:
+                raise InputError(
+                    f"the option --{key} needs a value",
+                    details=[ErrorDetail(message=f"give it as --{key} VALUE, or --{key}=VALUE")],
+                )
+            value = following
+        stat = key.replace("-", "_")
+        pairs.append((stat if stat in stats else key, value))
+    return pairs, " ".join(words)
 
 
 @command("systems")
@@ -114,8 +154,10 @@ def systems(as_json: JsonOption = False, catalogs: CatalogsOption = None) -> Non
 
     Example: listbuilder systems --catalogs ~/wargames/house-rules
     """
+    from listbuilder.api import rulesets  # the engine loads only when a command runs: --version and --help stay light
+
     try:
-        found = api.systems(api.open_catalogs(catalogs))
+        found = rulesets.open_catalogs(catalogs).all()
         say(to_json([s.as_json() for s in found]) if as_json else views.systems(found))
     except ListbuilderError as exc:
         fail(exc)
@@ -132,8 +174,10 @@ def catalog(
 
     Example: listbuilder catalog might-skirmish --faction "Zombie Family"
     """
+    from listbuilder.api import rulesets  # the engine loads only when a command runs: --version and --help stay light
+
     try:
-        listing = api.catalog_units(api.open_catalogs(catalogs), system, faction)
+        listing = rulesets.catalog_units(rulesets.open_catalogs(catalogs), system, faction)
         say(to_json(listing.as_json()) if as_json else views.catalog(listing))
     except ListbuilderError as exc:
         fail(exc)
@@ -154,14 +198,19 @@ def diff(
 
     Example: listbuilder diff old/zombies.yaml zombies.yaml
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        rulesets,
+        sharing,
+    )
+
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
         if git:
-            say(api.git_diff(files, books))
+            say(sharing.git_diff(files, books))
             raise typer.Exit(EXIT_OK)
         if len(files) != 2:
             raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
-        say(views.list_diff(api.diff_files(Path(files[0]), Path(files[1]), books)))
+        say(views.list_diff(sharing.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on
             say(f"listbuilder diff: {render(exc)}")

@@ -1,12 +1,11 @@
 """The odds command: exact matchup odds from a rule set's dice."""
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from listbuilder import api
-from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
@@ -39,12 +38,18 @@ def odds(
 
     Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
     """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        lists,
+        matchups,  # the odds' stack (icepool): only odds loads it
+        rulesets,
+    )
+
     try:
-        books = api.open_catalogs(catalogs)
+        books = rulesets.open_catalogs(catalogs)
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
-            a, b = api.check_list(Path(args[0]), books), api.check_list(Path(args[1]), books)
-            grid = api.odds_lists(a, b, args[2:], mechanic=mechanic)
-            say(to_json(grid.as_json()) if as_json else views.matchups(grid))
+            a, b = lists.check_list(Path(args[0]), books), lists.check_list(Path(args[1]), books)
+            grid = matchups.odds_lists(a, b, situation_words(args[2:]), mechanic=mechanic)
+            say(to_json(grid.as_json()) if as_json else matchups.matrix_text(grid.grid, grid.a, grid.b, grid.columns))
             return
         if len(args) < 3:
             raise InputError(
@@ -53,7 +58,35 @@ def odds(
                     ErrorDetail(message="listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml")
                 ],
             )
-        outcome = api.odds(books, args[0], args[1], args[2], args[3:], mechanic=mechanic)
-        say(to_json(outcome.as_json()) if as_json else views.outcome(outcome, exact))
+        outcome = matchups.odds(books, args[0], args[1], args[2], situation_words(args[3:]), mechanic=mechanic)
+        say(to_json(outcome.as_json()) if as_json else matchups.outcome_text(outcome, exact))
     except ListbuilderError as exc:
         fail(exc)
+
+
+def situation_words(words: Sequence[str]) -> dict[str, str | bool | int]:
+    """``cover=soft defending fight=2`` as the situation's values: a bare word (a flag) is ``True``,
+    and the rule set's mechanic reads each value by its option (``api.odds`` says what is wrong)."""
+    given: dict[str, str] = {}
+    values: dict[str, str | bool | int] = {}
+    for word in words:
+        key, has_value, value = word.partition("=")
+        key = key.strip().removeprefix("--").replace("-", "_")
+        if key in given:
+            raise InputError(
+                f"the option '{key}' is given twice: '{given[key]}' and '{word}'",
+                details=[ErrorDetail(message="give each option once")],
+            )
+        if key == "mechanic":
+            raise InputError(
+                f"'{word}' is not a situation",
+                details=[
+                    ErrorDetail(
+                        message="the mechanic is chosen apart from the situation",
+                        hint=f"use --mechanic {value}" if value else "use --mechanic",
+                    )
+                ],
+            )
+        given[key] = word
+        values[key] = value if has_value else True
+    return values

@@ -1,6 +1,5 @@
 """What every command prints, and how it reports a failure."""
 
-import json
 import sys
 from typing import NoReturn
 
@@ -9,6 +8,8 @@ from listbuilder.errors import ListbuilderError
 
 
 def to_json(data: object) -> str:
+    import json  # only a command that prints JSON loads it: --version's budget
+
     return json.dumps(data, default=list)
 
 

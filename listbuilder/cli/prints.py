@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from listbuilder import api
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, OutputOption, PaperOption, TemplatesOption
 from listbuilder.cli.output import fail, say
@@ -47,10 +46,15 @@ def render(
 
     Example: listbuilder render examples/might-skirmish-zombie-family.legal.yaml -o roster.pdf
     """
+    from listbuilder.api import (
+        printing,  # the print stack (Jinja, WeasyPrint): only printing loads it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
+
     try:
-        written = api.render_files(
+        written = printing.render_files(
             files,
-            api.open_catalogs(catalogs),
+            rulesets.open_catalogs(catalogs),
             output=output,
             paper=paper,
             only=only,
@@ -79,9 +83,14 @@ def card(
 
     Example: listbuilder card deathmelt -o deathmelt-card.pdf --paper letter
     """
+    from listbuilder.api import (
+        printing,  # the print stack (Jinja, WeasyPrint): only printing loads it
+        rulesets,  # the engine loads only when a command runs: --version and --help stay light
+    )
+
     try:
-        rules = api.get_system(api.open_catalogs(catalogs), system)
-        written = api.render_card_file(rules, output=output, paper=paper, templates=templates)
+        rules = rulesets.open_catalogs(catalogs).get(system)
+        written = printing.render_card_file(rules, output=output, paper=paper, templates=templates)
     except ListbuilderError as exc:
         fail(exc)
     say(f"wrote {shown(written.path)}")

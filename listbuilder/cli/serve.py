@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import gc
-import socket
 import sys
 import threading
-import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,6 +16,8 @@ from listbuilder.cli.output import fail, say
 from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
 
 if TYPE_CHECKING:
+    import socket
+
     import uvicorn
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -28,6 +28,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Handing it on every 0.5 ms keeps such a page near 60 ms (benchmarks/bench_doctor_bounds.py).
 # It is the whole process's setting, so the server's start-up sets it, not the app.
 SWITCH_SECONDS = 0.0005
+
+COLLECTOR_THRESHOLDS = (50_000, 100, 100)  # the server's pace of collections (see serve_folder)
 
 
 @command("serve")
@@ -78,9 +80,15 @@ def serve_folder(
         return
     # What start-up made (the modules, the app, the folder's lists read once) lives as long as the
     # server: left out of the collector's rounds, which would walk it again and again and free none.
+    # From here on the server collects (``main`` left the collector off for the start-up), at a
+    # slower pace than Python's default: a change to a long list keeps what it reads to its end.
     gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    gc.enable()
     sys.setswitchinterval(SWITCH_SECONDS)
     if not no_open:
+        import webbrowser  # serve's own modules load only when it runs: --version's budget
+
         threading.Timer(0.5, webbrowser.open, [url]).start()
     try:
         server.run(sockets=[sock])
@@ -120,6 +128,8 @@ def _ready(
 
 def listening(host: str, port: int) -> socket.socket:
     """A socket listening on ``host:port``, or a failure that says why."""
+    import socket  # as webbrowser in serve_folder: only when serve runs
+
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)

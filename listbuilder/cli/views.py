@@ -1,7 +1,7 @@
 """Plain-text views of the API's records, for the terminal.
 
 Every function returns a string and never prints. The command line shows records through these;
-the game's phrases for a total or a statline (``api.total_text``, ``api.stats_line``) come from
+the game's phrases for a total or a statline (``lists.total_text``, ``lists.stats_line``) come from
 the engine (``army/phrases.py``), so the terminal words them as every other face does.
 """
 
@@ -12,28 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from listbuilder import api
 from listbuilder.errors import shown
 
 if TYPE_CHECKING:
-    from listbuilder.api import (
-        CatalogCheck,
-        CatalogListing,
-        CatalogUnit,
-        CostPart,
-        DoctorAnswer,
-        EditResult,
-        ListDiff,
-        Matchups,
-        Outcome,
-        Pricing,
-        Problem,
-        Report,
-        Repricing,
-        System,
-        Unit,
-        Verdict,
-    )
+    from listbuilder.api.authoring import CatalogCheck, Repricing, Verdict
+    from listbuilder.api.doctor import DoctorAnswer
+    from listbuilder.api.editing import EditResult
+    from listbuilder.api.lists import CostPart, Pricing, Problem, Report
+    from listbuilder.api.rulesets import CatalogListing, CatalogUnit, System, Unit
+    from listbuilder.api.sharing import ListDiff
     from listbuilder.errors import Action
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
@@ -73,31 +60,37 @@ def problem_lines(problems: Sequence[Problem], report: Report | None = None, str
     """Two lines a problem: what is wrong and where (the list file's line, the entries numbered
     from 1, the command for the next step it points to), then the rule it breaks and where the
     rule text gives it. With ``strict`` a warning is shown as the error it is then."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     out = []
     entries = report.army.entries if report is not None else ()
     for p in problems:
-        place = api.problem_place(p, entries)
+        place = lists.problem_place(p, entries)
         where = f"{place}: " if place else ""
         extra = command_hint(p.action) if p.action is not None else None
         severity = "error" if strict else p.severity
         out.append(f"  {severity:<7} {where}{p.message}" + (f" ({extra})" if extra else ""))
-        source = f" [{api.citation(p.source)}]" if p.source else ""
+        source = f" [{lists.citation(p.source)}]" if p.source else ""
         made = " (a warning; --strict makes it an error)" if strict and p.severity == "warning" else ""
         out.append(f"          rule: {p.rule}{source}{made}")
     return out
 
 
 def validation(report: Report, strict: bool = False) -> str:
-    lines = [f"{shown(report.army.file)}: {api.headline(report, strict)}"]
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
+    lines = [f"{shown(report.army.file)}: {lists.headline(report, strict)}"]
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
 def points(report: Report, strict: bool = False) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     rows = [["#", "unit", "count", "each", report.unit]]
     for line in report.lines:
         e = line.entry
-        lead = api.leader_tag(report.system, e.count, e.leaders) if e.leaders else ""
+        lead = lists.leader_tag(report.system, e.count, e.leaders) if e.leaders else ""
         name = e.unit.name + lead + (" (custom)" if e.custom else "")
         rows.append([str(e.number), name, f"{e.count:,}", f"{line.unit_cost:,}", f"{line.cost:,}"])
     limit = f" of {report.limit:,}" if report.limit else ""
@@ -105,16 +98,18 @@ def points(report: Report, strict: bool = False) -> str:
     # the rule set's name may hold brackets of its own: no brackets around it
     lines = [f"{report.army.name} · {report.system.definition.name} · {shown(report.army.file)}"]
     lines += table(rows, right=(0, 2, 3, 4))
-    lines.append(f"  {api.headline(report, strict)}")
+    lines.append(f"  {lists.headline(report, strict)}")
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
 
 def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequence[Problem]) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     total = sum(p.points for p in parts)
-    lines = [f"{unit.name} ({system.id}): {api.stats_line(system, unit)}"]
+    lines = [f"{unit.name} ({system.id}): {lists.stats_line(system, unit)}"]
     rows = [[f"{p.label} {p.value}", p.rate, f"{p.points:,}"] for p in parts]
-    rows.append(["total", "", f"{api.amount(total, system.measure)}"])
+    rows.append(["total", "", f"{lists.amount(total, system.measure)}"])
     lines += table(rows, right=(2,))
     if problems:
         errors = any(p.severity == "error" for p in problems)
@@ -126,6 +121,8 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
 
 
 def systems(all_systems: Sequence[System]) -> str:
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     rows = [["id", "name", "costed in", "standard game", "units", "extends"]]
     for s in all_systems:
         d = s.definition
@@ -134,7 +131,7 @@ def systems(all_systems: Sequence[System]) -> str:
                 d.id,
                 d.name,
                 s.size_unit,
-                api.amount(d.default_limit, s.measure) if d.default_limit else "agreed",
+                lists.amount(d.default_limit, s.measure) if d.default_limit else "agreed",
                 str(len(s.units)),
                 s.base or "–",
             ]
@@ -144,6 +141,8 @@ def systems(all_systems: Sequence[System]) -> str:
 
 def catalog(listing: CatalogListing) -> str:
     """A catalog's units by faction, each with its stats and cost."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     system = listing.system
     d = system.definition
     lines = [f"{d.name} ({d.id}): {d.summary}", ""]
@@ -155,8 +154,8 @@ def catalog(listing: CatalogListing) -> str:
         rows = []
         for item in items:
             u = item.unit
-            lead = api.leader_tag(system) if u.leader else ""
-            rows.append([u.name + lead, api.stats_line(system, u), api.amount(item.cost, system.measure)])
+            lead = lists.leader_tag(system) if u.leader else ""
+            rows.append([u.name + lead, lists.stats_line(system, u), lists.amount(item.cost, system.measure)])
         lines += table(rows, right=(2,))
         lines.append("")
     return "\n".join(lines).rstrip()
@@ -177,21 +176,13 @@ def list_diff(d: ListDiff) -> str:
     return d.text()
 
 
-def outcome(result: Outcome, exact: bool = False) -> str:
-    """The chances of one attack, as a small table."""
-    return api.outcome_text(result, exact)
-
-
-def matchups(m: Matchups) -> str:
-    """The odds grid of one list against another, as a table."""
-    return api.matrix_text(m.grid, m.a, m.b, m.columns)
-
-
 def doctor(answer: DoctorAnswer) -> str:
     """What ``fix`` and ``fill`` print: the list, then each suggestion, best first."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
     report = answer.report
     army = report.army
-    out = [f"{army.file or army.name}: {army.name} ({army.system}), {api.total_text(report)}"]
+    out = [f"{army.file or army.name}: {army.name} ({army.system}), {lists.total_text(report)}"]
     if answer.why:
         extra = command_hint(answer.action) if answer.action is not None else None
         out.append(f"  {answer.status}: {answer.why}" + (f" ({extra})" if extra else ""))

@@ -1,25 +1,23 @@
-"""The odds commands' side of the odds: reading units and situations from the command line,
-and laying answers out as text or JSON. The library never prints; the CLI prints these."""
+"""The odds as a player asks for them: units named or written as statlines, a situation's values
+given as text, and the answers laid out as text or as a printed grid. The library never prints;
+the faces show these."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail, InputError
-from listbuilder.files.yamldoc import Document
 from listbuilder.odds.matchups import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
+from listbuilder.odds.parts import option_values
 from listbuilder.odds.results import figure, percent
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
 from listbuilder.rules.statline import parse_stats, stats_example, stats_text
-from listbuilder.words import did_you_mean
-
-COMMAND_LINE = Path("command line")
+from listbuilder.words import one_of
 
 
 def read_unit(system: System, spec: str) -> Unit:
@@ -33,63 +31,39 @@ def read_unit(system: System, spec: str) -> Unit:
             system.unit_named(spec, f"give a catalog unit's name, or a statline such as '{stats_example(system)}'")
         raise InputError(
             f"this statline cannot be read: '{spec}'",
-            file=COMMAND_LINE,
             details=[ErrorDetail(message=stats, hint=f"write it as '{stats_example(system)}'")],
         )
-    data: dict[str, Any] = {"name": spec, **stats}
-    unit, errors = system.read_unit(data, Document(path=COMMAND_LINE, data=data, positions={}, text=""), ())
+    unit, errors = system.unit_from({"name": spec, **stats})
     if unit is None:
-        raise InputError(f"this statline cannot be read: '{spec}'", file=COMMAND_LINE, details=errors)
+        raise InputError(f"this statline cannot be read: '{spec}'", details=errors)
     return dataclasses.replace(unit, name=stats_text(system, unit))  # name it by its stats
 
 
-def read_situation(system: System, mechanic: str | None, args: Sequence[str]) -> dict[str, Any]:
-    """``cover=soft defending fight=2`` as the mechanic's option values (checked by ``resolve``).
+Situation = Mapping[str, "str | bool | int"]  # an option's value as given: a form's text, a bare flag
 
-    A flag may be given bare (``defending``) or as ``defending=yes``/``no``."""
+
+def situation_of(system: System, mechanic: str | None, given: Situation) -> dict[str, Any]:
+    """A situation as the mechanic's option values (checked by ``resolve``): a value given as text,
+    a form's field or a word typed, is read by its option's kind (a flag's yes or no, a number's
+    digits); a flag may be given as ``True`` alone, and so may no other option."""
     options = mechanic_of(system, mechanic).options
     out: dict[str, Any] = {}
-    given: dict[str, str] = {}
-    for arg in args:
-        key, has_value, value = arg.partition("=")
-        key = key.strip().removeprefix("--").replace("-", "_")
-        if key in given:
-            raise InputError(
-                f"the option '{key}' is given twice: '{given[key]}' and '{arg}'",
-                file=COMMAND_LINE,
-                details=[ErrorDetail(message="give each option once")],
-            )
-        given[key] = arg
+    for key, value in given.items():
         option = options.get(key)
-        if key == "mechanic":
-            raise InputError(
-                f"'{arg}' is not a situation",
-                file=COMMAND_LINE,
-                details=[
-                    ErrorDetail(
-                        message="the mechanic is chosen apart from the situation",
-                        hint=f"choose the mechanic '{value}'",
-                    )
-                ],
-            )
-        if option is not None and option.kind == "flag":
-            out[key] = value.strip().lower() not in ("false", "no", "0", "off") if has_value else True
-        elif not has_value:
-            raise InputError(
-                f"'{arg}' is not a situation",
-                file=COMMAND_LINE,
-                details=[
-                    ErrorDetail(
-                        message="give the situation as OPTION=VALUE, e.g. cover=soft",
-                        hint=did_you_mean(key, options) or f"the options: {', '.join(options)}",
-                    )
-                ],
-            )
-        elif option is not None and option.kind == "number" and value.strip().lstrip("-").isdigit():
+        if option is None or not isinstance(value, str):
+            if value is True and option is not None and option.kind != "flag":
+                takes = "a whole number" if option.kind == "number" else one_of(option_values(system, option))
+                raise InputError(
+                    f"the option '{key}' needs a value",
+                    details=[ErrorDetail(message=f"{key} is {takes}", hint=option.summary or None)],
+                )
+            out[key] = value
+        elif option.kind == "flag":
+            out[key] = value.strip().lower() not in ("false", "no", "0", "off")
+        elif option.kind == "number" and value.strip().lstrip("-").isdigit():
             if len(value.strip().lstrip("-")) > 18:
                 raise InputError(
                     f"{key}: the number {value.strip()[:20]}... is far too large",
-                    file=COMMAND_LINE,
                     details=[ErrorDetail(message="give a number of at most 18 digits")],
                 )
             out[key] = int(value)
@@ -174,13 +148,13 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
     return "\n".join(out)
 
 
-def one_matchup(system: System, attacker: str, target: str, mechanic: str | None, args: Sequence[str]) -> Outcome:
+def one_matchup(system: System, attacker: str, target: str, mechanic: str | None, situation: Situation) -> Outcome:
     return matchup(
         system,
         read_unit(system, attacker),
         read_unit(system, target),
         mechanic=mechanic,
-        **read_situation(system, mechanic, args),
+        **situation_of(system, mechanic, situation),
     )
 
 

@@ -5,9 +5,9 @@ The figures are ``listbuilder odds``' own: the same matchup function, the same s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.report import Report
 from listbuilder.editing.state import folder_summaries
@@ -15,6 +15,9 @@ from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.play.board import Board, list_board
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
+
+if TYPE_CHECKING:
+    from listbuilder.odds.matchups import Outcome
 
 # An opponent for odds: its file, its name, and (index, unit name) of each entry.
 Opponent = tuple[str, str, tuple[tuple[int, str], ...]]
@@ -75,11 +78,13 @@ def situation_options(board: Board) -> tuple[SituationOption, ...]:
     )
 
 
-def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situation: Sequence[str]) -> Any:
+def piece_odds(
+    board: Board, piece_key: str, opponent: Report, target: int, situation: Mapping[str, str | bool | int]
+) -> Outcome:
     """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
-    ``OPTION=VALUE`` words, as ``listbuilder odds`` takes them."""
+    the values of the main mechanic's options, as ``listbuilder odds`` takes them."""
     # start-up: as in situation_options
-    from listbuilder.odds.ask import read_situation
+    from listbuilder.odds.ask import situation_of
     from listbuilder.odds.matchups import matchup
 
     piece = board.piece(piece_key)
@@ -96,4 +101,4 @@ def piece_odds(board: Board, piece_key: str, opponent: Report, target: int, situ
         raise InputError(f"the opponent's list has no entry {target}")
     system = board.report.system
     attacker = lines[0].entry.unit
-    return matchup(system, attacker, targets[0].entry.unit, **read_situation(system, None, situation))
+    return matchup(system, attacker, targets[0].entry.unit, **situation_of(system, None, situation))

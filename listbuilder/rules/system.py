@@ -156,6 +156,11 @@ class System(Record):
             raise InputError(f"no faction '{faction}' in the {self.id} catalogs", details=[ErrorDetail(message=hint)])
         return chosen
 
+    def unit_from(self, data: Mapping[str, Any]) -> tuple[Unit | None, list[ErrorDetail]]:
+        """``read_unit`` of a unit given as values rather than in a file: a statline typed, a form's
+        stats. Its errors are placed by stat, as no file holds it."""
+        return self.read_unit(data, Document(path=Path(), data=data, positions={}, text=""), ())
+
     def read_unit(
         self, data: Mapping[str, Any], doc: Document, path: tuple[str | int, ...], extra_keys: Iterable[str] = ()
     ) -> tuple[Unit | None, list[ErrorDetail]]:

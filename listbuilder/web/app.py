@@ -22,7 +22,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from listbuilder import api
+from listbuilder.api import folders, printing
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import HeavyRoute, middleware
@@ -37,9 +37,9 @@ def warm_up(app: Starlette) -> None:
     two would take turns on the interpreter lock)."""
     site = _site(app)
     with contextlib.suppress(Exception):  # only a warm-up: the page does the work again and says what is wrong
-        api.folder_lists(site.folder, site.catalogs)
-        api.system_choices(site.catalogs)
-        api.prepare_pages(FIRST_PAGES, site.templates)
+        folders.folder_lists(site.folder, site.catalogs)
+        site.catalogs.choices()
+        prepare_pages(FIRST_PAGES, site.templates)
 
 
 def warm_later(app: Starlette) -> None:
@@ -48,7 +48,14 @@ def warm_later(app: Starlette) -> None:
     site = _site(app)
     site.page_rendered.wait(LATER_WAIT)
     with contextlib.suppress(Exception):  # as in warm_up: a page that needs the template says what is wrong
-        api.prepare_pages(LATER_PAGES, site.templates)
+        prepare_pages(LATER_PAGES, site.templates)
+
+
+def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
+    """Compile the templates ``names`` now (a server does it while it starts, not on its first page)."""
+    env = printing.environment(templates)
+    for name in names:
+        env.get_template(name)
 
 
 def _site(app: Starlette) -> Site:
@@ -86,7 +93,7 @@ def create_app(
     if not root.is_dir():
         raise InputError("no such folder", file=root, details=[ErrorDetail(message="serve a folder of list files")])
     if not read_only:
-        api.tidy_folder(root)  # what a server killed mid-write left beside its lists
+        folders.tidy_folder(root)  # what a server killed mid-write left beside its lists
     site = Site(
         root,
         read_only=read_only,

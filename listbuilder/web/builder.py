@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from listbuilder import api
+from listbuilder.api import editing, folders, rulesets
 from listbuilder.errors import ConflictError, ListbuilderError
 from listbuilder.memory import Bounded
 from listbuilder.web.forms import change_of, index
@@ -26,23 +26,28 @@ from listbuilder.web.site import (
     list_url,
     one,
     redirect,
+    render_page,
     unreadable,
 )
 from listbuilder.web.units import edit_context, pricing, rules_answer, typed_stats
 
 
 def _builder_context(
-    site: Site, file: str, query: str = "", custom: Mapping[str, list[str]] | None = None, state: Any = None
+    site: Site,
+    file: str,
+    query: str = "",
+    custom: Mapping[str, list[str]] | None = None,
+    state: folders.ListState | None = None,
 ) -> dict[str, Any]:
     if state is None:
-        state = api.list_state(site.folder, file, site.catalogs)
+        state = folders.list_state(site.folder, file, site.catalogs)
     context = _list_context(state, custom)
     context["title"] = state.report.army.name
     context.update(_catalog_context(site, state.report.system, query))
     return context
 
 
-def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[str, Any]:
+def _list_context(state: folders.ListState, custom: Mapping[str, list[str]] | None) -> dict[str, Any]:
     """What the list's parts show (every part of the builder but the catalog)."""
     system = state.report.system
     context: dict[str, Any] = {
@@ -68,14 +73,14 @@ def _list_context(state: Any, custom: Mapping[str, list[str]] | None) -> dict[st
 # list (its form, with the file, token and version, is drawn around them: _catalog.html), and a
 # 1,000-unit catalog takes 40-100 ms to render in the template sandbox. The UNITS_KEPT filters
 # of each rule set used last are kept; none with a user's template folder, whose files may change.
-_UNITS: weakref.WeakKeyDictionary[Any, Bounded[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
+_UNITS: weakref.WeakKeyDictionary[rulesets.System, Bounded[tuple[str, bool], str]] = weakref.WeakKeyDictionary()
 UNITS_KEPT = 16
 _UNITS_LOCK = threading.Lock()
 
 
-def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
-    units = api.unit_choices(system, query)
-    factions: dict[str, list[Any]] = {}
+def _catalog_context(site: Site, system: rulesets.System, query: str) -> dict[str, Any]:
+    units = editing.unit_choices(system, query)
+    factions: dict[str, list[editing.UnitChoice]] = {}
     for u in units:
         factions.setdefault(u.faction, []).append(u)
     context = {"query": query, "factions": list(factions.items()), "found": len(units), "read_only": site.read_only}
@@ -84,7 +89,7 @@ def _catalog_context(site: Site, system: Any, query: str) -> dict[str, Any]:
         kept = _UNITS.setdefault(system, Bounded(UNITS_KEPT)) if site.templates is None else Bounded(0)
     html = kept.get(key)
     if html is None:
-        html = kept.put(key, api.render_page("web/_units.html", context, site.templates))
+        html = kept.put(key, render_page("web/_units.html", context, site.templates))
     return {**context, "units_html": html}
 
 
@@ -93,8 +98,10 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
     context = _builder_context(site, file, query, extra.pop("custom", None), extra.pop("state", None))
     ask = request.query_params.get("doctor")
     if ask and request.method == "GET":
+        from listbuilder.api import doctor  # the solver's stack: the doctor's first answer loads it
+
         try:
-            context["doctor"] = api.ask_doctor(site.folder, file, site.catalogs, ask)
+            context["doctor"] = doctor.ask_doctor(site.folder, file, site.catalogs, ask)
         except ListbuilderError as exc:  # past its time bound, say: said where its answer goes
             context["doctor_error"] = error_message(exc)
     edit = request.query_params.get("edit", "")
@@ -123,7 +130,7 @@ def _changed(
     what: str,
     status: int = 200,
     *,
-    state: Any = None,
+    state: folders.ListState | None = None,
     custom: Mapping[str, list[str]] | None = None,
     **extra: Any,
 ) -> Response:
@@ -132,7 +139,7 @@ def _changed(
     if not is_htmx(request):
         return _builder(site, request, file, status, state=state, custom=custom, **extra)
     if state is None:
-        state = api.list_state(site.folder, file, site.catalogs)
+        state = folders.list_state(site.folder, file, site.catalogs)
     parts = PARTS + (("settings", "custom") if extra.get("conflict") else OWN_PARTS.get(what, ()))
     if site.read_only:
         parts = tuple(p for p in parts if p not in ("settings", "custom"))
@@ -167,7 +174,7 @@ def catalog_part(site: Site) -> Endpoint:
 
 
 def _catalog(site: Site, request: Request, file: str) -> Response:
-    state = api.list_state(site.folder, file, site.catalogs)
+    state = folders.list_state(site.folder, file, site.catalogs)
     context = _catalog_context(site, state.report.system, request.query_params.get("q", ""))
     return site.page("_catalog.html", request, state=state, **context)
 
@@ -176,13 +183,15 @@ def doctor_part(site: Site) -> Endpoint:
     """The list doctor's answer, in place (htmx); the builder page with it otherwise."""
 
     async def handler(request: Request) -> Response:
+        from listbuilder.api import doctor  # as in _builder
+
         file = request.path_params["file"]
         state = await list_state_or_page(site, request)
         if isinstance(state, Response):
             return state
         try:
             answer = await blocking(
-                api.ask_doctor, site.folder, file, site.catalogs, request.query_params.get("doctor", "")
+                doctor.ask_doctor, site.folder, file, site.catalogs, request.query_params.get("doctor", "")
             )
         except ListbuilderError as exc:  # past its time bound, say: said in place of the answer
             return site.page("_doctor.html", request, state=state, doctor=None, doctor_error=error_message(exc))
@@ -197,7 +206,7 @@ def status_part(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
         except ListbuilderError as exc:
             return site.page("_status.html", request, file=file, message=error_message(exc))
         if state.version == request.query_params.get("version"):
@@ -221,8 +230,8 @@ def change(site: Site) -> Endpoint:
 def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
     what = one(fields, "change", "") or ""
     try:
-        wanted = change_of(fields, lambda: api.list_state(site.folder, file, site.catalogs).report.system)
-        result = api.change_list(
+        wanted = change_of(fields, lambda: folders.list_state(site.folder, file, site.catalogs).report.system)
+        result = folders.change_list(
             site.folder, file, site.catalogs, wanted, expect=one(fields, "version"), state=is_htmx(request)
         )
     except ConflictError as exc:
@@ -278,9 +287,9 @@ def undo(site: Site, redo: bool) -> Endpoint:
         file = request.path_params["file"]
         fields = await form_of(request, site)
         try:
-            step = api.Redo() if redo else api.Undo()
+            step = editing.Redo() if redo else editing.Undo()
             result = await blocking(
-                api.change_list,
+                folders.change_list,
                 site.folder,
                 file,
                 site.catalogs,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from listbuilder import api
+from listbuilder.api import editing, rulesets
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.words import one_of
 
@@ -72,23 +72,28 @@ def _number(fields: Fields, key: str, what: str) -> int | None:
     return number(_one(fields, key), what)
 
 
-# Each form's change: the fields it needs, and the record built from them.
-_FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any]]] = {
-    "add": (("unit",), lambda f: api.AddUnit(unit=f["unit"], count=1 if f["count"] is None else f["count"])),
-    "remove": (("unit",), lambda f: api.RemoveUnit(unit=f["unit"], count=f["count"])),
-    "count": (("index", "count"), lambda f: api.SetCount(index=f["index"], count=f["count"])),
-    "leader": (("index", "leader"), lambda f: api.SetLeader(index=f["index"], leader=f["leader"])),
-    "leaders": (("index", "leaders"), lambda f: api.SetLeaders(index=f["index"], leaders=f["leaders"])),
-    "set": (("key", "value"), lambda f: api.SetField(key=f["key"], value=f["value"])),
-    "custom": (("stats",), lambda f: api.AddCustom(stats=f["stats"], count=1 if f["count"] is None else f["count"])),
-    "replace": (("index", "stats"), lambda f: api.ReplaceCustom(index=f["index"], stats=f["stats"])),
-    "fix": (("suggestion",), lambda f: api.FollowDoctor(question="fix", number=f["suggestion"])),
-    "fill": (("suggestion",), lambda f: api.FollowDoctor(question="fill", number=f["suggestion"])),
+# Each form's change: the fields it needs, and the record built from them. The fields come parsed
+# (text, whole numbers, true or false, a custom unit's stats: Any holds each kind), and each one a
+# change needs is there before it is built; the change's record checks its fields' types again.
+_FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], editing.Change]]] = {
+    "add": (("unit",), lambda f: editing.AddUnit(unit=f["unit"], count=1 if f["count"] is None else f["count"])),
+    "remove": (("unit",), lambda f: editing.RemoveUnit(unit=f["unit"], count=f["count"])),
+    "count": (("index", "count"), lambda f: editing.SetCount(index=f["index"], count=f["count"])),
+    "leader": (("index", "leader"), lambda f: editing.SetLeader(index=f["index"], leader=f["leader"])),
+    "leaders": (("index", "leaders"), lambda f: editing.SetLeaders(index=f["index"], leaders=f["leaders"])),
+    "set": (("key", "value"), lambda f: editing.SetField(key=f["key"], value=f["value"])),
+    "custom": (
+        ("stats",),
+        lambda f: editing.AddCustom(stats=f["stats"], count=1 if f["count"] is None else f["count"]),
+    ),
+    "replace": (("index", "stats"), lambda f: editing.ReplaceCustom(index=f["index"], stats=f["stats"])),
+    "fix": (("suggestion",), lambda f: editing.FollowDoctor(question="fix", number=f["suggestion"])),
+    "fill": (("suggestion",), lambda f: editing.FollowDoctor(question="fill", number=f["suggestion"])),
 }
 CHANGES = tuple(_FORMS)
 
 
-def change_of(fields: Fields, system: Callable[[], Any]) -> Any:
+def change_of(fields: Fields, system: Callable[[], rulesets.System]) -> editing.Change:
     """The change a builder form posts; ``system()`` gives the list's rule set (a custom unit's stats)."""
     what = _one(fields, "change") or ""
     if what not in _FORMS:
@@ -113,7 +118,7 @@ def change_of(fields: Fields, system: Callable[[], Any]) -> Any:
     return build(given)
 
 
-def stats_of(system: Any, fields: Fields) -> dict[str, object]:
+def stats_of(system: rulesets.System, fields: Fields) -> dict[str, object]:
     """Turn a form's fields (each a list of values) into a custom unit's name and stats.
 
     Empty fields are left out (the pricing then says which stat is missing); numbers must be
@@ -131,11 +136,11 @@ def stats_of(system: Any, fields: Fields) -> dict[str, object]:
     for key, stat in stats.items():
         given = [v.strip() for v in fields.get(key, ()) if v.strip()]
         if stat.kind == "choices":
-            counted = bool(stat.item and figures_key in stats)
-            if counted:
-                given = _loadout(key, stat.item, figures_key, given, fields, stats[figures_key].label, errors)
-            if given or key in fields:
-                values[key] = given
+            chosen: list[str | dict[str, str | int]] = list(given)
+            if stat.item and figures_key is not None and figures_key in stats:  # items counted by figures
+                chosen = _loadout(key, stat.item, figures_key, given, fields, stats[figures_key].label, errors)
+            if chosen or key in fields:
+                values[key] = chosen
             continue
         if not given:
             continue
@@ -154,7 +159,7 @@ def stats_of(system: Any, fields: Fields) -> dict[str, object]:
 
 def _loadout(
     key: str, item: str, figures_key: str, ticked: list[str], fields: Fields, label: str, errors: list[ErrorDetail]
-) -> list[Any]:
+) -> list[str | dict[str, str | int]]:
     """A list stat's items with the figures carrying each (``{weapon: Rifle, figures: 3}``), or
     names alone when no count is given. A count given for an item not ticked chooses it too."""
     counts: dict[str, str] = {}
@@ -164,7 +169,7 @@ def _loadout(
     if not counts:
         return list(ticked)
     every = _one(fields, figures_key)
-    items: list[Any] = []
+    items: list[str | dict[str, str | int]] = []
     noun = label.lower()
     for name in [*ticked, *(n for n in counts if n not in ticked)]:
         count = counts.get(name, every.strip() if every else "")
@@ -178,7 +183,7 @@ def _loadout(
     return items
 
 
-def fields_of(system: Any, unit: Any) -> dict[str, list[str]]:
+def fields_of(system: rulesets.System, unit: rulesets.Unit) -> dict[str, list[str]]:
     """A unit's name and stats as the custom unit form's fields (``stats_of`` reads them back)."""
     stats = system.definition.stats
     fields: dict[str, list[str]] = {"name": [unit.name]}

@@ -9,7 +9,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from listbuilder import api
+from listbuilder.api import folders, sharing
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.forms import number
 from listbuilder.web.site import (
@@ -25,13 +25,13 @@ from listbuilder.web.site import (
 
 
 def _lists_context(site: Site) -> dict[str, Any]:
-    choices = api.system_choices(site.catalogs)
+    choices = site.catalogs.choices()
     systems = [
         {"id": s.id, "name": " ".join(s.name.split()), "limit": s.default_limit, "unit": s.size_unit}
         for s in choices.offered
     ]
-    found = api.folder_lists(site.folder, site.catalogs)
-    deleted = api.deleted_lists(site.folder)[:20]
+    found = folders.folder_lists(site.folder, site.catalogs)
+    deleted = folders.deleted_lists(site.folder)[:20]
     return {
         "title": "Your lists",
         "lists": found,
@@ -75,7 +75,7 @@ def lists_page(site: Site) -> Endpoint:
     return handler
 
 
-def _lists_error(site: Site, request: Request, exc: ListbuilderError, form: Mapping[str, Any]) -> Response:
+def _lists_error(site: Site, request: Request, exc: ListbuilderError, form: Mapping[str, str | None]) -> Response:
     context = _lists_context(site)
     context["form"] = form
     return site.page("lists.html", request, 400, error=error_message(exc), **context)
@@ -88,7 +88,7 @@ def new_list(site: Site) -> Endpoint:
         try:
             limit = number(form["limit"], "the limit")
             file = await blocking(
-                api.new_folder_list, site.folder, site.catalogs, form["system"] or "", form["name"] or None, limit
+                folders.new_folder_list, site.folder, site.catalogs, form["system"] or "", form["name"] or None, limit
             )
         except ListbuilderError as exc:
             return _lists_error(site, request, exc, form)
@@ -102,7 +102,7 @@ def import_list(site: Site) -> Endpoint:
         fields = await form_of(request, site)
         text = one(fields, "text", "") or ""
         try:
-            file = await blocking(api.import_folder_list, site.folder, site.catalogs, text)
+            file = await blocking(sharing.import_folder_list, site.folder, site.catalogs, text)
         except ListbuilderError as exc:
             return _lists_error(site, request, exc, {"text": text})
         return redirect(list_url(file), f"Imported the list as {file}")
@@ -114,7 +114,7 @@ def restore_list(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         fields = await form_of(request, site)
         try:
-            file = await blocking(api.restore_list, site.folder, one(fields, "id", "") or "")
+            file = await blocking(folders.restore_list, site.folder, one(fields, "id", "") or "")
         except ListbuilderError as exc:
             return _lists_error(site, request, exc, {})
         return redirect(list_url(file), f"Restored {file}")
@@ -126,7 +126,7 @@ def duplicate(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         await form_of(request, site)
         try:
-            file = await blocking(api.duplicate_list, site.folder, request.path_params["file"], site.catalogs)
+            file = await blocking(folders.duplicate_list, site.folder, request.path_params["file"], site.catalogs)
         except ListbuilderError as exc:
             return _lists_error(site, request, exc, {})
         return redirect(list_url(file), f"This is a copy, {file}")
@@ -139,7 +139,7 @@ def delete(site: Site) -> Endpoint:
         await form_of(request, site)
         file = request.path_params["file"]
         try:
-            await blocking(api.delete_list, site.folder, file)
+            await blocking(folders.delete_list, site.folder, file)
         except ListbuilderError as exc:
             return _lists_error(site, request, exc, {})
         return redirect("/", f"Deleted {file}; it can be restored below")

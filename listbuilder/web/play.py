@@ -8,14 +8,14 @@ token, read-only, body size) are the ones every write has: ``form_of`` and the g
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from listbuilder import api
+from listbuilder.api import play
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.web.forms import index
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, form_of, is_htmx, list_url, one, unreadable
@@ -28,20 +28,20 @@ def play_url(file: str) -> str:
 
 
 def _context(site: Site, file: str, game_id: str | None) -> dict[str, Any]:
-    board = api.play_board(site.folder, file, site.catalogs)
-    games = api.games_of(site.folder, file)
+    board = play.play_board(site.folder, file, site.catalogs)
+    games = play.games_of(site.folder, file)
     game = None
     error = ""
     if games:
         chosen = game_id if game_id is not None else games[0].id
         try:
-            game = api.load_game(site.folder, file, site.catalogs, chosen, board=board)
+            game = play.load_game(site.folder, file, site.catalogs, chosen, board=board)
         except ListbuilderError as exc:
             error = error_message(exc)
     return {"title": f"{board.name}: play", "games": games, "game_error": error, **_game_context(file, board, game)}
 
 
-def _game_context(file: str, board: Any, game: Any) -> dict[str, Any]:
+def _game_context(file: str, board: play.Board, game: play.Game | None) -> dict[str, Any]:
     """What the game's templates need besides the game itself."""
     return {
         "board": board,
@@ -49,9 +49,9 @@ def _game_context(file: str, board: Any, game: Any) -> dict[str, Any]:
         "file": file,
         "base": play_url(file),
         "log_shown": LOG_SHOWN,
-        "die_face": api.die_face,
-        "roll_result": api.roll_result,
-        "tap_words": api.tap_words,
+        "die_face": play.die_face,
+        "roll_result": play.roll_result,
+        "tap_words": play.tap_words,
         "leader_word": board.report.system.definition.leader.title,
     }
 
@@ -93,13 +93,13 @@ def tap(site: Site) -> Endpoint:
 def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
     game_id = one(fields, "game")
     try:
-        tap_record = api.read_tap(fields)
-        if isinstance(tap_record, api.Start):
-            played = api.play_tap(site.folder, file, site.catalogs, "0", tap_record)
+        tap_record = play.read_tap(fields)
+        if isinstance(tap_record, play.Start):
+            played = play.play_tap(site.folder, file, site.catalogs, "0", tap_record)
         else:
             if game_id is None:
                 raise InputError("which game? The form did not say", details=None)
-            played = api.play_tap(site.folder, file, site.catalogs, game_id, tap_record)
+            played = play.play_tap(site.folder, file, site.catalogs, game_id, tap_record)
     except ListbuilderError as exc:
         if is_htmx(request):
             # the page stays as it is; only the turn bar's notice line says why (out of band)
@@ -122,23 +122,28 @@ def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]
         return RedirectResponse(f"{play_url(file)}?{query}{anchor}", status_code=303)
     context = {**_game_context(file, game.board, game), "notice": played.done}
     piece_key = one(fields, "piece")
-    if isinstance(tap_record, api.Mark | api.Unmark) and piece_key is not None:
+    if isinstance(tap_record, play.Mark | play.Unmark) and piece_key is not None:
         for index, piece in enumerate(game.board.pieces, 1):
             if piece.key == piece_key:
                 return site.page("_play_tapped.html", request, piece=piece, index=index, **context)
-    return site.page("_play_game.html", request, games=api.games_of(site.folder, file), **context)
+    return site.page("_play_game.html", request, games=play.games_of(site.folder, file), **context)
 
 
-def _situation(query: Mapping[str, str], options: Any) -> list[str]:
-    """The odds form's fields as the OPTION=VALUE words ``listbuilder odds`` takes."""
-    words = []
+def _situation(query: Mapping[str, str], options: Sequence[play.SituationOption]) -> dict[str, str | bool | int]:
+    """The odds form's fields as the situation's values: a flag ticked or not, each other option's text."""
+    values: dict[str, str | bool | int] = {}
     for option in options:
         value = query.get(option.key)
         if option.kind == "flag":
-            words.append(f"{option.key}={'yes' if value in ('on', 'yes', 'true', '1') else 'no'}")
+            values[option.key] = value in ("on", "yes", "true", "1")
         elif value:
-            words.append(f"{option.key}={value[:80]}")
-    return words
+            values[option.key] = value[:80]
+    return values
+
+
+def _words(situation: Mapping[str, str | bool | int]) -> list[str]:
+    """The situation as the page says it beside the odds: the OPTION=VALUE words ``listbuilder odds`` takes."""
+    return [f"{key}={'yes' if v is True else 'no' if v is False else v}" for key, v in situation.items()]
 
 
 def odds(site: Site) -> Endpoint:
@@ -158,8 +163,8 @@ def odds(site: Site) -> Endpoint:
 
 
 def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, Any]:
-    board = api.play_board(site.folder, file, site.catalogs)
-    choices = api.odds_choices(site.folder, file, site.catalogs, board)
+    board = play.play_board(site.folder, file, site.catalogs)
+    choices = play.odds_choices(site.folder, file, site.catalogs, board)
     context: dict[str, Any] = {
         "title": f"{board.name}: odds",
         "board": board,
@@ -179,11 +184,11 @@ def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, 
         number = index(target)
         if number is None:
             raise InputError("choose the unit to attack", details=None)
-        words = _situation(query, choices.options)
-        context["odds"] = api.game_odds(
-            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, words
+        situation = _situation(query, choices.options)
+        context["odds"] = play.game_odds(
+            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation
         )
-        context["odds_words"] = words
+        context["odds_words"] = _words(situation)
     except ListbuilderError as exc:
         context["odds_error"] = error_message(exc)
     return context

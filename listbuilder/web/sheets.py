@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from listbuilder import api
+from listbuilder.api import folders, lists, printing, sharing
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.web.site import (
     EXPORTS,
@@ -27,12 +27,12 @@ MEDIA = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
 def _same_rules(site: Site, file: str, system: str) -> list[tuple[str, str]]:
     """The other lists of the folder for the rule set ``system``, each (file, what to call it):
     its name, with its file beside where two share a name."""
-    lists = [
+    found = [
         s
-        for s in api.folder_lists(site.folder, site.catalogs)
+        for s in folders.folder_lists(site.folder, site.catalogs)
         if s.error is None and s.system == system and s.file != file
     ]
-    names = [(s.file, s.name or s.file) for s in lists]
+    names = [(s.file, s.name or s.file) for s in found]
     counts = Counter(name for _, name in names)
     return [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
 
@@ -41,7 +41,7 @@ def share_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
             text, markdown, qr_error = await blocking(_share_texts, state.report)  # a long list's are work
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
@@ -59,12 +59,12 @@ def share_page(site: Site) -> Endpoint:
     return handler
 
 
-def _share_texts(report: Any) -> tuple[str, str, str]:
+def _share_texts(report: lists.Report) -> tuple[str, str, str]:
     """The list as text and markdown, and why its QR code cannot be made ('' if it can)."""
-    text = api.export_list(report, "text")
-    markdown = api.export_list(report, "markdown")
+    text = sharing.export_list(report, "text")
+    markdown = sharing.export_list(report, "markdown")
     try:
-        api.qr_svg(text)
+        sharing.qr_svg(text)
     except ListbuilderError as exc:
         return text, markdown, error_message(exc)
     return text, markdown, ""
@@ -76,12 +76,12 @@ def export(site: Site) -> Endpoint:
         format = request.path_params["format"].lower()  # /export/YAML is /export/yaml
         embed = request.query_params.get("embed") == "1"
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
             # the YAML file as it is, comments and all; --embed writes every unit out in full
             text = (
                 state.text
                 if format == "yaml" and not embed
-                else await blocking(api.export_list, state.report, format, embed=embed)
+                else await blocking(sharing.export_list, state.report, format, embed=embed)
             )
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
@@ -105,9 +105,9 @@ def qr(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         file = request.path_params["file"]
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
-            text = await blocking(api.export_list, state.report, "text")
-            svg = await blocking(api.qr_svg, text, f"{state.report.army.name}: the list as text")
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
+            text = await blocking(sharing.export_list, state.report, "text")
+            svg = await blocking(sharing.qr_svg, text, f"{state.report.army.name}: the list as text")
         except ListbuilderError as exc:
             return Response(error_message(exc), status_code=400, media_type="text/plain; charset=utf-8")
         return Response(svg, media_type="image/svg+xml")
@@ -121,9 +121,9 @@ def print_list(site: Site) -> Endpoint:
         q = request.query_params
         only = q.get("only") or None
         try:
-            report = await blocking(api.check_list, api.list_file(site.folder, file), site.catalogs)
+            report = await blocking(lists.check_list, folders.list_file(site.folder, file), site.catalogs)
             rendered = await blocking(
-                api.render_reports,
+                printing.render_reports,
                 [report],
                 format=q.get("format", "pdf"),
                 paper=q.get("paper", "a4"),
@@ -141,18 +141,23 @@ def print_list(site: Site) -> Endpoint:
 
 def compare_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import matchups  # the odds' stack: the first compare page loads it
+
         file = request.path_params["file"]
         other = request.query_params.get("with", "")
         try:
-            state = await blocking(api.list_state, site.folder, file, site.catalogs)
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
             context: dict[str, Any] = {"state": state, "other": None, "diff": "", "grids": []}
             if other:
-                theirs = await blocking(api.list_state, site.folder, other, site.catalogs)
-                paths = (api.list_file(site.folder, file), api.list_file(site.folder, other))
+                theirs = await blocking(folders.list_state, site.folder, other, site.catalogs)
+                paths = (folders.list_file(site.folder, file), folders.list_file(site.folder, other))
                 context["other"] = theirs
-                context["diff"] = (await blocking(api.diff_files, *paths, site.catalogs)).text()
+                context["diff"] = (await blocking(sharing.diff_files, *paths, site.catalogs)).text()
                 grids = await blocking(
-                    lambda: [api.odds_grid(state.report, theirs.report), api.odds_grid(theirs.report, state.report)]
+                    lambda: [
+                        matchups.odds_grid(state.report, theirs.report),
+                        matchups.odds_grid(theirs.report, state.report),
+                    ]
                 )  # odds are work: off the event loop
                 context["grids"] = [g for g in grids if g]
         except ListbuilderError as exc:
@@ -168,8 +173,8 @@ def compare_page(site: Site) -> Endpoint:
 def card_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         try:
-            system = api.get_system(site.catalogs, request.path_params["system"])
-            card = await blocking(api.card_page, system)
+            system = site.catalogs.get(request.path_params["system"])
+            card = await blocking(printing.card_page, system)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
         title = f"{' '.join(system.definition.name.split())}: rules card"
@@ -182,9 +187,9 @@ def card_download(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         q = request.query_params
         try:
-            system = api.get_system(site.catalogs, request.path_params["system"])
+            system = site.catalogs.get(request.path_params["system"])
             rendered = await blocking(
-                api.render_card,
+                printing.render_card,
                 system,
                 format=q.get("format", "pdf"),
                 paper=q.get("paper", "a4"),
@@ -201,7 +206,7 @@ def print_css(site: Site) -> Endpoint:
     """The print stylesheet, for the rules card shown as a page (fonts come from web.css)."""
 
     async def handler(request: Request) -> Response:
-        css = await blocking(api.page_stylesheet, "a4", site.templates)
+        css = await blocking(printing.stylesheet, "a4", site.templates)
         return Response(css, media_type="text/css; charset=utf-8")
 
     return handler
@@ -209,7 +214,7 @@ def print_css(site: Site) -> Endpoint:
 
 def font(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
-        fonts = {p.name: p for p in api.font_files()}
+        fonts = {p.name: p for p in printing.font_files()}
         found = fonts.get(request.path_params["name"])
         if found is None:
             return unreadable(site, request, InputError("no such font"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote, unquote, urlencode, urlsplit
@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from listbuilder import api
+from listbuilder.api import folders, printing, rulesets
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.hints import error_text, hint
 from listbuilder.web.security import MAX_BODY, token_matches
@@ -43,7 +43,7 @@ class Site:
     ) -> None:
         self.folder = folder
         self.read_only = read_only
-        self.catalogs = api.open_catalogs(catalog_dirs)
+        self.catalogs = rulesets.open_catalogs(catalog_dirs)
         self.templates = templates
         self.token = token
         self.page_rendered = threading.Event()  # set once a page has been rendered (see app.warm_up)
@@ -51,6 +51,7 @@ class Site:
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
         """Render ``web/NAME`` with what every page needs (the token, read-only, the folder): now,
         on a handler's worker thread; asked for on the event loop, on a worker thread as it is sent."""
+        # (``context`` holds values of every kind, records and words, as a template takes them: Any)
         base = {
             "token": self.token,
             "read_only": self.read_only,
@@ -70,7 +71,7 @@ class Site:
         values = {**base, **context}
 
         def html() -> str:
-            rendered = api.render_page(f"web/{name}", values, self.templates)
+            rendered = render_page(f"web/{name}", values, self.templates)
             self.page_rendered.set()
             return rendered
 
@@ -80,6 +81,12 @@ class Site:
 
 
 HTML = "text/html; charset=utf-8"
+
+
+def render_page(name: str, context: Mapping[str, Any], templates: Path | None = None) -> str:
+    """Render template ``name`` (say ``web/list.html``) in the same Jinja environment, filters and
+    escaping as printed rosters; a user's template folder overrides the built-in templates."""
+    return printing.render_template(name, dict(context), templates)
 
 
 def _on_event_loop() -> bool:
@@ -106,7 +113,7 @@ class _Page(Response):
         await super().__call__(scope, receive, send)
 
 
-Endpoint = Callable[[Request], Any]
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def is_htmx(request: Request) -> bool:
@@ -221,11 +228,11 @@ def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
     return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
 
 
-async def list_state_or_page(site: Site, request: Request) -> api.ListState | Response:
+async def list_state_or_page(site: Site, request: Request) -> folders.ListState | Response:
     """The list of the request's address (its ``file``), read off the event loop, or the page that
     says why it cannot be shown (``unreadable``): a handler answers with the page as it is."""
     try:
-        return await blocking(api.list_state, site.folder, request.path_params["file"], site.catalogs)
+        return await blocking(folders.list_state, site.folder, request.path_params["file"], site.catalogs)
     except ListbuilderError as exc:
         return unreadable(site, request, exc)
 

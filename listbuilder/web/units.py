@@ -12,13 +12,13 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from listbuilder import api
+from listbuilder.api import folders, lists, printing, rulesets
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.forms import fields_of, index, stats_of
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htmx, list_state_or_page
 
 
-def _unit(state: Any, query: Mapping[str, str]) -> tuple[Any, str]:
+def _unit(state: folders.ListState, query: Mapping[str, str]) -> tuple[rulesets.Unit | None, str]:
     """The unit a query names, an entry of the list (``entry=N``) or a catalog unit (``unit=NAME``,
     or ``rules=NAME`` on the list's own page), and why there is none."""
     entries = state.report.army.entries
@@ -54,7 +54,7 @@ async def rules_answer(site: Site, request: Request) -> Response:
         return state
     unit, missing = _unit(state, request.query_params)
     system = state.report.system
-    blocks = () if unit is None else await blocking(api.unit_rules, system, unit)
+    blocks = () if unit is None else await blocking(printing.unit_rules, system, unit)
     return site.page(
         "_rules.html" if is_htmx(request) else "rules.html",
         request,
@@ -82,7 +82,7 @@ def custom_part(site: Site) -> Endpoint:
     return handler
 
 
-def edit_context(state: Any, edit: str) -> dict[str, Any]:
+def edit_context(state: folders.ListState, edit: str) -> dict[str, Any]:
     """What ``_custom.html`` needs to edit custom entry ``edit`` (nothing when it is not one)."""
     system = state.report.system
     entries = state.report.army.entries
@@ -100,15 +100,15 @@ def edit_context(state: Any, edit: str) -> dict[str, Any]:
     }
 
 
-def typed_stats(system: Any, fields: Mapping[str, list[str]]) -> bool:
+def typed_stats(system: rulesets.System, fields: Mapping[str, list[str]]) -> bool:
     """Whether the custom unit form has a stat filled in (a value, a ticked choice, an item's count)."""
     stats = system.definition.stats
     return any(v.strip() for key, values in fields.items() if key.partition(":")[0] in stats for v in values)
 
 
-def pricing(system: Any, fields: Mapping[str, list[str]]) -> dict[str, Any]:
+def pricing(system: rulesets.System, fields: Mapping[str, list[str]]) -> dict[str, Any]:
     """The custom unit form priced as it stands, or why it cannot be."""
     try:
-        return {"pricing": api.price(system, stats_of(system, fields)), "price_error": ""}
+        return {"pricing": lists.price(system, stats_of(system, fields)), "price_error": ""}
     except ListbuilderError as exc:
         return {"pricing": None, "price_error": error_message(exc)}

@@ -1,4 +1,9 @@
-"""Rule sets and their catalogs: which there are, and their ready-made units."""
+"""Rule sets and their catalogs: which there are, and their ready-made units.
+
+``open_catalogs`` gives the ``Catalogs``; a rule set is ``catalogs.get(id)`` (an unknown id is an
+``InputError`` with a did-you-mean), every rule set ``catalogs.all()``, what a player picks a rule
+set by ``catalogs.choices()``, a faction by any case ``system.faction_named(name)``.
+"""
 
 from __future__ import annotations
 
@@ -9,29 +14,24 @@ from listbuilder.army.costing import unit_cost
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System, user_roots
 from listbuilder.rules.formats import Unit
-from listbuilder.rules.system import RuleSetChoices
+from listbuilder.rules.system import RuleSetChoices, SystemChoice
+
+__all__ = [
+    "CatalogListing",
+    "CatalogUnit",
+    "Catalogs",
+    "RuleSetChoices",
+    "System",
+    "SystemChoice",
+    "Unit",
+    "catalog_units",
+    "open_catalogs",
+]
 
 
 def open_catalogs(dirs: Sequence[Path] | None = None) -> Catalogs:
     """The shipped catalogs plus the user's (``dirs``, then ``LISTBUILDER_CATALOGS``)."""
     return Catalogs(user_roots(dirs))
-
-
-def get_system(catalogs: Catalogs, system_id: str) -> System:
-    """A rule set by id; an unknown id is an ``InputError`` with a did-you-mean hint."""
-    return catalogs.get(system_id)
-
-
-def systems(catalogs: Catalogs) -> tuple[System, ...]:
-    """Every rule set, shipped and the user's, by id."""
-    return tuple(catalogs.all())
-
-
-def system_choices(catalogs: Catalogs) -> RuleSetChoices:
-    """What a player picks a rule set by to start a list (id, name, standard game size and
-    measure), for every rule set by id, from the cache where it can (cheaper than ``systems``);
-    and each rule set that cannot be read, with its located error."""
-    return catalogs.choices()
 
 
 @record
@@ -55,16 +55,10 @@ class CatalogListing(Record):
     __json__ = ("system=system.id", "faction", "unit_of_cost=system.size_unit", "units")
 
 
-def faction_named(system: System, faction: str) -> str:
-    """The name of ``system``'s faction ``faction`` (matched in any case); an ``InputError``
-    with a did-you-mean hint when it has none of that name."""
-    return system.faction_named(faction)
-
-
 def catalog_units(catalogs: Catalogs, system_id: str, faction: str | None = None) -> CatalogListing:
     """The ready-made units of a rule set, or of one of its factions (matched in any case)."""
     system = catalogs.get(system_id)
-    chosen = None if faction is None else faction_named(system, faction)
+    chosen = None if faction is None else system.faction_named(faction)
     units = tuple(
         CatalogUnit(unit=u, cost=unit_cost(system, u))
         for u in system.units.values()

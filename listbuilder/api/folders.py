@@ -2,7 +2,7 @@
 
 Lists are named by their file name in the folder (``zombies.yaml``); every function refuses a
 name that would leave the folder. A change is a value (``listbuilder.editing.changes``) carried
-out by ``editing.apply_change`` with its undo step, in one locked step; ``expect`` is the version
+out by ``api.editing.apply_change`` with its undo step, in one locked step; ``expect`` is the version
 of the file the caller last saw: a change to a file that has changed since raises
 ``ConflictError`` and writes nothing.
 """
@@ -10,24 +10,38 @@ of the file the caller last saw: a change to a file that has changed since raise
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from listbuilder import editing
-from listbuilder.api.printing import write_file
+from listbuilder.api.editing import create_list
+from listbuilder.api.files import write_file
 from listbuilder.editing import folder as lists
-from listbuilder.editing.state import (
-    ListState,
-    ListSummary,
-    deleted_summaries,
-    folder_summaries,
-    read_state,
-    state_of,
-)
+from listbuilder.editing.apply import apply_change
+from listbuilder.editing.changes import Change, SetField
+from listbuilder.editing.folder import list_path as list_file
+from listbuilder.editing.folder import tidy as tidy_folder
+from listbuilder.editing.history import HistoryStep
+from listbuilder.editing.state import EntryRow, ListState, ListSummary, read_state, state_of
+from listbuilder.editing.state import deleted_summaries as deleted_lists
+from listbuilder.editing.state import folder_summaries as folder_lists
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
-if TYPE_CHECKING:
-    from listbuilder.editing import Change, HistoryStep
+__all__ = [
+    "Changed",
+    "EntryRow",
+    "ListState",
+    "ListSummary",
+    "change_list",
+    "delete_list",
+    "deleted_lists",
+    "duplicate_list",
+    "folder_lists",
+    "list_file",
+    "list_state",
+    "new_folder_list",
+    "restore_list",
+    "tidy_folder",
+]
 
 
 @record
@@ -44,19 +58,9 @@ class Changed(Record):
         return {"done": self.done, "changed": self.changed, "entry": self.entry, "list": shown}
 
 
-def list_file(folder: Path, name: str) -> Path:
-    """The path of the list ``name`` of ``folder``; ``InputError`` for anything outside the folder."""
-    return lists.list_path(folder, name)
-
-
 def list_state(folder: Path, name: str, catalogs: Catalogs) -> ListState:
     """Read, cost and judge one list of ``folder``, with its version and undo depth."""
     return read_state(name, list_file(folder, name), catalogs)
-
-
-def folder_lists(folder: Path, catalogs: Catalogs) -> tuple[ListSummary, ...]:
-    """Every list file of ``folder``, each with its verdict, or the located error that stops it."""
-    return folder_summaries(folder, catalogs)
 
 
 def change_list(
@@ -73,14 +77,9 @@ def change_list(
     saw; if the file is not at it, nothing is written (``ConflictError``). ``state=False`` leaves
     out the list's state after the change (a page that redirects does not show it)."""
     path = list_file(folder, name)
-    result = editing.apply_change(path, catalogs, change, expect=expect, history=True)
+    result = apply_change(path, catalogs, change, expect=expect, history=True)
     after = state_of(name, path, result.text, result.report) if state else None
     return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
-
-
-def tidy_folder(folder: Path) -> tuple[Path, ...]:
-    """Remove the temporary files killed writes left in ``folder`` (a server does it when it starts)."""
-    return lists.tidy(folder)
 
 
 def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:
@@ -91,7 +90,7 @@ def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:
         file = lists.free_name(folder, source.stem + "-copy", source.suffix)
         target = list_file(folder, file)
         write_file(target, source.read_bytes(), overwrite=False)
-        editing.apply_change(target, catalogs, editing.SetField(key="name", value=f"{state.report.army.name} (copy)"))
+        apply_change(target, catalogs, SetField(key="name", value=f"{state.report.army.name} (copy)"))
     return file
 
 
@@ -101,15 +100,16 @@ def delete_list(folder: Path, name: str) -> str:
         return lists.delete(folder, name)
 
 
-def deleted_lists(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:
-    """The deleted lists of ``folder``, newest first: (id, file name, when, the list's own name).
-
-    The name is read from the first ``named`` of them (the file name stands for it past those,
-    and for a file whose name cannot be read)."""
-    return deleted_summaries(folder, named)
-
-
 def restore_list(folder: Path, deleted_id: str) -> str:
     """Put a deleted list back; returns its file name (its old one, or a free one if that is taken)."""
     with lists.LOCK:
         return lists.restore(folder, deleted_id)
+
+
+def new_folder_list(folder: Path, catalogs: Catalogs, system_id: str, name: str | None, limit: int | None) -> str:
+    """Start a list in ``folder`` (its file named after the list); returns the file's name."""
+    system = catalogs.get(system_id)
+    with lists.LOCK:
+        file = lists.free_name(folder, name or f"new {system.definition.force}")
+        create_list(catalogs, system_id, list_file(folder, file), name, limit)
+    return file
