@@ -40,7 +40,6 @@ def as_a_listbuilder_process() -> None:
 
     thresholds = getattr(serve, "COLLECTOR_THRESHOLDS", None)
     if thresholds is not None:
-        gc.freeze()
         gc.set_threshold(*thresholds)
 
 

@@ -18,7 +18,7 @@ import pytest
 from conftest import EXAMPLES
 from starlette.requests import Request
 
-from listbuilder.api import printing
+from listbuilder.api import pages
 from listbuilder.printing import html
 from listbuilder.web import builder
 from listbuilder.web.app import create_app
@@ -41,7 +41,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, bool, i
         seen.append((name, on_loop, threading.get_ident()))
         return real(name, context, user_templates)
 
-    monkeypatch.setattr(printing, "render_template", recording)  # where the pages call it
+    monkeypatch.setattr(pages, "render_template", recording)  # where the pages call it
     yield seen
 
 

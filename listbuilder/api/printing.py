@@ -1,9 +1,7 @@
-"""Printing rosters, reference sheets and rules cards: to bytes, then to a file; and the print
-templates a screen shows its pages with.
+"""Printing rosters, reference sheets and rules cards: to bytes, then to a file.
 
-A web page is rendered by the same Jinja environment, filters and escaping as a printed roster
-(``render_template``), so a user's template folder overrides a page's templates as it overrides
-print's. WeasyPrint loads inside the engine when a PDF is asked for, not with this module.
+The templates a screen shows its pages with are ``api.templates``. WeasyPrint loads inside the
+engine when a PDF is asked for, not with this module.
 """
 
 from __future__ import annotations
@@ -19,10 +17,6 @@ from listbuilder.army.report import Report
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.writing import check_target
 from listbuilder.printing.html import Paper, builtin_templates
-from listbuilder.printing.html import environment as environment
-from listbuilder.printing.html import font_files as font_files
-from listbuilder.printing.html import render_template as render_template
-from listbuilder.printing.html import stylesheet as stylesheet
 from listbuilder.printing.output import card_bytes, render_document_bytes
 from listbuilder.printing.pages import Block, Card, used_rules
 from listbuilder.printing.pages import card as card_page
@@ -38,14 +32,10 @@ __all__ = [
     "Written",
     "card_page",
     "document_format",
-    "environment",
-    "font_files",
     "render_card",
     "render_card_file",
     "render_files",
     "render_reports",
-    "render_template",
-    "stylesheet",
     "unit_rules",
 ]
 

@@ -78,11 +78,8 @@ def serve_folder(
         sock.close()
         say("listbuilder: stopped")
         return
-    # What start-up made (the modules, the app, the folder's lists read once) lives as long as the
-    # server: left out of the collector's rounds, which would walk it again and again and free none.
     # From here on the server collects (``main`` left the collector off for the start-up), at a
     # slower pace than Python's default: a change to a long list keeps what it reads to its end.
-    gc.freeze()
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
     gc.enable()
     sys.setswitchinterval(SWITCH_SECONDS)
@@ -102,10 +99,10 @@ def serve_folder(
 def _ready(
     sock: socket.socket, folder: Path, read_only: bool, templates: Path | None, catalogs: list[Path] | None, host: str
 ) -> tuple[uvicorn.Server, str]:
-    """The server of ``folder``'s app on ``sock``, its first page's work done, and its address."""
+    """The server of ``folder``'s app on ``sock``, and its address."""
     import uvicorn  # the server and the web builder load only to serve
 
-    from listbuilder.web import create_app, warm_later, warm_up
+    from listbuilder.web import create_app
 
     bound = sock.getsockname()[1]
     try:
@@ -118,8 +115,6 @@ def _ready(
     url = f"http://{shown}:{bound}/"
     say(f"listbuilder: serving {folder.resolve()} at {url}{' (read-only)' if read_only else ''}")
     say("press Ctrl-C to stop")
-    warm_up(app)  # the first page's work, done once: a browser's request waits for it in the backlog
-    threading.Thread(target=warm_later, args=(app,), daemon=True).start()
     # h11 and no websockets, named: uvicorn's "auto" tries to import httptools and two websocket
     # packages first (3 ms of every start), and the builder speaks plain HTTP/1.1.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http="h11", ws="none")

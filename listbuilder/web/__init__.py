@@ -5,6 +5,6 @@
 ``serve`` command does.
 """
 
-from listbuilder.web.app import create_app, warm_later, warm_up
+from listbuilder.web.app import create_app
 
-__all__ = ["create_app", "warm_later", "warm_up"]
+__all__ = ["create_app"]

@@ -11,7 +11,6 @@ from. With htmx (``HX-Request``) the same post answers with the part of the page
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,56 +21,11 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from listbuilder.api import folders, printing
+from listbuilder.api import folders
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
-
-
-def warm_up(app: Starlette) -> None:
-    """Do what the first page will: read the folder's lists (loading their rule sets) and the
-    rule sets to start one with, and compile the lists page's template. ``serve`` calls it once it
-    listens and before it answers, so the first page finds the work done and none of it is done
-    twice (a thread beside the server would race the first request for the same work, and the
-    two would take turns on the interpreter lock)."""
-    site = _site(app)
-    with contextlib.suppress(Exception):  # only a warm-up: the page does the work again and says what is wrong
-        folders.folder_lists(site.folder, site.catalogs)
-        site.catalogs.choices()
-        prepare_pages(FIRST_PAGES, site.templates)
-
-
-def warm_later(app: Starlette) -> None:
-    """Compile the other pages' templates once the first page has gone out (or after
-    ``LATER_WAIT`` seconds): ``serve`` runs it in a thread, so the first page never waits for it."""
-    site = _site(app)
-    site.page_rendered.wait(LATER_WAIT)
-    with contextlib.suppress(Exception):  # as in warm_up: a page that needs the template says what is wrong
-        prepare_pages(LATER_PAGES, site.templates)
-
-
-def prepare_pages(names: Sequence[str], templates: Path | None = None) -> None:
-    """Compile the templates ``names`` now (a server does it while it starts, not on its first page)."""
-    env = printing.environment(templates)
-    for name in names:
-        env.get_template(name)
-
-
-def _site(app: Starlette) -> Site:
-    site: Site = app.state.site
-    return site
-
-
-FIRST_PAGES = ("web/lists.html",)  # what the browser that serve opens asks for first
-LATER_PAGES = (
-    "web/list.html",
-    "web/_builder.html",
-    "web/_changed.html",
-    "web/_units.html",
-    "web/error.html",
-)
-LATER_WAIT = 2.0
 
 
 def create_app(

@@ -9,7 +9,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from listbuilder.api import folders, sharing
+from listbuilder.api import folders
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.forms import number
 from listbuilder.web.site import (
@@ -99,6 +99,8 @@ def new_list(site: Site) -> Endpoint:
 
 def import_list(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import sharing  # the JSON export's reader: loaded on first use
+
         fields = await form_of(request, site)
         text = one(fields, "text", "") or ""
         try:

@@ -9,16 +9,18 @@ token, read-only, body size) are the ones every write has: ``form_of`` and the g
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from listbuilder.api import play
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.web.forms import index
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, form_of, is_htmx, list_url, one, unreadable
+
+if TYPE_CHECKING:
+    from listbuilder.api import play
 
 LOG_SHOWN = 12  # the newest taps the page lists; the file keeps them all
 
@@ -28,6 +30,8 @@ def play_url(file: str) -> str:
 
 
 def _context(site: Site, file: str, game_id: str | None) -> dict[str, Any]:
+    from listbuilder.api import play  # games and the odds' stack: loaded by the first play page
+
     board = play.play_board(site.folder, file, site.catalogs)
     games = play.games_of(site.folder, file)
     game = None
@@ -43,6 +47,8 @@ def _context(site: Site, file: str, game_id: str | None) -> dict[str, Any]:
 
 def _game_context(file: str, board: play.Board, game: play.Game | None) -> dict[str, Any]:
     """What the game's templates need besides the game itself."""
+    from listbuilder.api import play  # games and the odds' stack: loaded by the first play page
+
     return {
         "board": board,
         "game": game,
@@ -91,6 +97,8 @@ def tap(site: Site) -> Endpoint:
 
 
 def _tap(site: Site, request: Request, file: str, fields: Mapping[str, list[str]]) -> Response:
+    from listbuilder.api import play  # games and the odds' stack: loaded by the first play page
+
     game_id = one(fields, "game")
     try:
         tap_record = play.read_tap(fields)
@@ -163,6 +171,8 @@ def odds(site: Site) -> Endpoint:
 
 
 def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, Any]:
+    from listbuilder.api import play  # games and the odds' stack: loaded by the first play page
+
     board = play.play_board(site.folder, file, site.catalogs)
     choices = play.odds_choices(site.folder, file, site.catalogs, board)
     context: dict[str, Any] = {

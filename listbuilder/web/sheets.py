@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from listbuilder.api import folders, lists, printing, sharing
+from listbuilder.api import folders, lists, pages
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.web.site import (
     EXPORTS,
@@ -61,6 +61,8 @@ def share_page(site: Site) -> Endpoint:
 
 def _share_texts(report: lists.Report) -> tuple[str, str, str]:
     """The list as text and markdown, and why its QR code cannot be made ('' if it can)."""
+    from listbuilder.api import sharing  # the exports and the QR code: loaded by the first share page
+
     text = sharing.export_list(report, "text")
     markdown = sharing.export_list(report, "markdown")
     try:
@@ -72,6 +74,8 @@ def _share_texts(report: lists.Report) -> tuple[str, str, str]:
 
 def export(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import sharing  # exports and the QR code: loaded on first use
+
         file = request.path_params["file"]
         format = request.path_params["format"].lower()  # /export/YAML is /export/yaml
         embed = request.query_params.get("embed") == "1"
@@ -103,6 +107,8 @@ def api_media(format: str) -> tuple[str, str]:
 
 def qr(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import sharing  # exports and the QR code: loaded on first use
+
         file = request.path_params["file"]
         try:
             state = await blocking(folders.list_state, site.folder, file, site.catalogs)
@@ -117,6 +123,8 @@ def qr(site: Site) -> Endpoint:
 
 def print_list(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
+
         file = request.path_params["file"]
         q = request.query_params
         only = q.get("only") or None
@@ -141,7 +149,7 @@ def print_list(site: Site) -> Endpoint:
 
 def compare_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
-        from listbuilder.api import matchups  # the odds' stack: the first compare page loads it
+        from listbuilder.api import matchups, sharing  # odds and diffs: loaded on first use
 
         file = request.path_params["file"]
         other = request.query_params.get("with", "")
@@ -172,6 +180,8 @@ def compare_page(site: Site) -> Endpoint:
 
 def card_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
+
         try:
             system = site.catalogs.get(request.path_params["system"])
             card = await blocking(printing.card_page, system)
@@ -185,6 +195,8 @@ def card_page(site: Site) -> Endpoint:
 
 def card_download(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
+        from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
+
         q = request.query_params
         try:
             system = site.catalogs.get(request.path_params["system"])
@@ -206,7 +218,7 @@ def print_css(site: Site) -> Endpoint:
     """The print stylesheet, for the rules card shown as a page (fonts come from web.css)."""
 
     async def handler(request: Request) -> Response:
-        css = await blocking(printing.stylesheet, "a4", site.templates)
+        css = await blocking(pages.stylesheet, "a4", site.templates)
         return Response(css, media_type="text/css; charset=utf-8")
 
     return handler
@@ -214,7 +226,7 @@ def print_css(site: Site) -> Endpoint:
 
 def font(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
-        fonts = {p.name: p for p in printing.font_files()}
+        fonts = {p.name: p for p in pages.font_files()}
         found = fonts.get(request.path_params["name"])
         if found is None:
             return unreadable(site, request, InputError("no such font"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -20,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from listbuilder.api import folders, printing, rulesets
+from listbuilder.api import folders, pages, rulesets
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.hints import error_text, hint
 from listbuilder.web.security import MAX_BODY, token_matches
@@ -46,7 +45,6 @@ class Site:
         self.catalogs = rulesets.open_catalogs(catalog_dirs)
         self.templates = templates
         self.token = token
-        self.page_rendered = threading.Event()  # set once a page has been rendered (see app.warm_up)
 
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
         """Render ``web/NAME`` with what every page needs (the token, read-only, the folder): now,
@@ -71,9 +69,7 @@ class Site:
         values = {**base, **context}
 
         def html() -> str:
-            rendered = render_page(f"web/{name}", values, self.templates)
-            self.page_rendered.set()
-            return rendered
+            return render_page(f"web/{name}", values, self.templates)
 
         if not _on_event_loop():  # a handler's work on a worker thread already: render it here
             return Response(html(), status_code=status, media_type=HTML, headers=headers)
@@ -86,7 +82,7 @@ HTML = "text/html; charset=utf-8"
 def render_page(name: str, context: Mapping[str, Any], templates: Path | None = None) -> str:
     """Render template ``name`` (say ``web/list.html``) in the same Jinja environment, filters and
     escaping as printed rosters; a user's template folder overrides the built-in templates."""
-    return printing.render_template(name, dict(context), templates)
+    return pages.render_template(name, dict(context), templates)
 
 
 def _on_event_loop() -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from listbuilder.api import folders, lists, printing, rulesets
+from listbuilder.api import folders, lists, rulesets
 from listbuilder.errors import ListbuilderError
 from listbuilder.web.forms import fields_of, index, stats_of
 from listbuilder.web.site import Endpoint, Site, blocking, error_message, is_htmx, list_state_or_page
@@ -49,6 +49,8 @@ def rules_part(site: Site) -> Endpoint:
 async def rules_answer(site: Site, request: Request) -> Response:
     """The answer of ``rules_part``; the builder page gives it too, for ``?rules=NAME``: the link a
     catalog unit's name is, the same on every list's page, so the catalog is drawn once for all."""
+    from listbuilder.api import printing  # the reference sheet's blocks: loaded on first use
+
     state = await list_state_or_page(site, request)
     if isinstance(state, Response):
         return state
