@@ -14,7 +14,6 @@ the tuple themselves), and a YAML file's data is JSON's but for a date, which is
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 import types
 import typing
@@ -86,8 +85,8 @@ def json_text(data: Any) -> str:
 
 
 def _date_text(value: Any) -> str:
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
+    if type(value).__module__ == "datetime":  # a YAML timestamp (checked so, validate never imports datetime)
+        return str(value.isoformat())
     raise TypeError(f"not plain data: a {type(value).__name__}")  # a programming error: readers give plain data
 
 
