@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Self
 
 from listbuilder.record import Record, record
 
@@ -126,6 +127,28 @@ class ListbuilderError(Exception):
         self.summary = summary
         self.file = file
         self.details = list(details or [])
+
+    @classmethod
+    def detailed(
+        cls,
+        summary: str,
+        message: str,
+        *,
+        file: Path | None = None,
+        path: Location = (),
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+        action: Action | None = None,
+    ) -> Self:
+        """The usual refusal: a summary and one detail line under it, ``message`` with its place,
+        ``hint`` and ``action`` (the keywords of ``ErrorDetail``). Several details, or details
+        built elsewhere, go to the constructor's ``details`` as they are.
+
+        ``raise InputError.detailed("no such list", "check the path and spelling", file=path)``
+        """
+        detail = ErrorDetail(message=message, path=path, line=line, column=column, hint=hint, action=action)
+        return cls(summary, file=file, details=[detail])
 
     def __str__(self) -> str:
         return self.render()

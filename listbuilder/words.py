@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 
 _Word = TypeVar("_Word", bound=str)  # a word ``choose`` takes: text, or a Literal's values
 
@@ -95,4 +95,4 @@ def choose(what: str, value: str, options: Sequence[_Word], option: str | None =
     spelled = [f"{option} {o}" for o in options] if option else [f"'{o}'" for o in options]
     use = "use " + (", ".join(spelled[:-1]) + " or " + spelled[-1] if len(spelled) > 1 else spelled[0])
     close = did_you_mean(value, options)
-    raise InputError(f"unknown {what} '{value}'", details=[ErrorDetail(message=use, hint=close)])
+    raise InputError.detailed(f"unknown {what} '{value}'", use, hint=close)

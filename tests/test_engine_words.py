@@ -133,6 +133,17 @@ def test_the_library_message_alone_names_no_command(catalogs):
     assert ErrorDetail(message="x", action=Action(kind="fix")).full_hint(lambda a: f"do {a.kind}") == "do fix"
 
 
+def test_a_refusal_with_one_detail_is_the_error_its_constructor_builds():
+    from listbuilder.errors import ConflictError
+
+    short = ConflictError.detailed("s", "m", file=Path("f.yaml"), path=("units", 0), line=3, hint="h")
+    full = ConflictError(
+        "s", file=Path("f.yaml"), details=[ErrorDetail(message="m", path=("units", 0), line=3, hint="h")]
+    )
+    assert type(short) is ConflictError and short.details == full.details and short.file == full.file
+    assert short.render() == full.render() == f"{Path('f.yaml')}: s\n  line 3: units[0]: m (h)"
+
+
 def test_the_cost_command_adds_its_options_to_the_stats_it_lacks(cli):
     err = cli("cost", "deathzap", "--figures", "3").stderr
     assert "the stat 'type' (Type) is missing" in err and "the option" not in err

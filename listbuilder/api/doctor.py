@@ -24,7 +24,7 @@ from listbuilder.editing.folder import list_path
 from listbuilder.editing.history import version_of
 from listbuilder.editing.plan import EditResult
 from listbuilder.editing.suggestions import ApplySuggestion
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import Action, InputError
 from listbuilder.files.yamldoc import Document, load_yaml, parse_yaml
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import ArmyList
@@ -94,33 +94,32 @@ def _fill(
 ) -> DoctorAnswer:
     unit = system.size_unit
     if to is not None and (isinstance(to, bool) or not isinstance(to, int) or to < 1):
-        raise InputError(
+        raise InputError.detailed(
             f"the total to fill to must be a whole number of at least 1, found {to!r}",
-            details=[ErrorDetail(message=f"the total to fill to, in {unit}", action=Action(kind="fill-to"))],
+            f"the total to fill to, in {unit}",
+            action=Action(kind="fill-to"),
         )
     if to is None and army.limit is None:
-        raise InputError(
+        raise InputError.detailed(
             "this list has no limit to fill to",
+            f"give a total to fill to, or set the list's '{unit}'",
             file=where,
-            details=[
-                ErrorDetail(
-                    message=f"give a total to fill to, or set the list's '{unit}'", action=Action(kind="fill-to")
-                )
-            ],
+            action=Action(kind="fill-to"),
         )
     if to is not None and army.limit is not None and to > army.limit:
-        raise InputError(
+        raise InputError.detailed(
             f"the total to fill to, {to:,}, is above the list's limit of {army.limit:,} {unit}",
+            "a list filled past its limit is not legal",
             file=where,
-            details=[ErrorDetail(message="a list filled past its limit is not legal", hint=f"raise '{unit}' first")],
+            hint=f"raise '{unit}' first",
         )
     if to is not None:
         total = build_report(army, system).total
         if to < total:  # nothing can be added to reach less than there is
-            raise InputError(
+            raise InputError.detailed(
                 f"the total to fill to, {to:,} {unit}, is below the list's total of {total:,}",
+                f"give a total above {total:,}, or none to fill to the list's limit",
                 file=where,
-                details=[ErrorDetail(message=f"give a total above {total:,}, or none to fill to the list's limit")],
             )
     chosen = None if faction is None else system.faction_named(faction)
     with _located(where):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.odds.ask import Situation, list_matrix, matrix_cells, matrix_view, one_matchup, situation_of
 from listbuilder.odds.ask import matrix_text as matrix_text
 from listbuilder.odds.ask import outcome_text as outcome_text
@@ -36,9 +36,9 @@ def odds(
 def odds_lists(a: Report, b: Report, situation: Situation | None = None, *, mechanic: str | None = None) -> Matchups:
     """Every unit of list ``a`` attacking every unit of list ``b``, with kills per 100 points."""
     if a.system.id != b.system.id:
-        raise InputError(
+        raise InputError.detailed(
             f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
-            details=[ErrorDetail(message="odds compare lists of one rule set")],
+            "odds compare lists of one rule set",
         )
     values = situation_of(a.system, mechanic, situation or {})
     grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, **values)

@@ -14,7 +14,7 @@ from typing import Any
 from listbuilder.api.files import read_by, write_file
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import Action, InputError
 from listbuilder.files.writing import check_target
 from listbuilder.printing.html import Paper, builtin_templates
 from listbuilder.printing.output import card_bytes, render_document_bytes
@@ -76,10 +76,10 @@ def document_format(path: Path) -> str:
     """``pdf`` or ``html``, from an output file's name; anything else is an ``InputError``."""
     fmt = {".pdf": "pdf", ".html": "html", ".htm": "html"}.get(path.suffix.lower())
     if fmt is None:
-        raise InputError(
+        raise InputError.detailed(
             f"cannot tell what to write from the name '{path.name}'",
+            "the output name must end in .pdf or .html",
             file=path,
-            details=[ErrorDetail(message="the output name must end in .pdf or .html")],
         )
     return fmt
 
@@ -121,20 +121,17 @@ def _part(only: str | None, qr: bool) -> str | None:
     """The part to print (``None``: both), checked with ``qr``: the QR code goes on the roster."""
     part = None if only is None else choose("part", only, ONLY)
     if qr and part == "reference":
-        raise InputError(
+        raise InputError.detailed(
             "a QR code goes on the roster, and a reference sheet printed alone has no roster",
-            details=[
-                ErrorDetail(
-                    message="leave the QR code out, or print the roster too", action=Action(kind="qr-on-roster")
-                )
-            ],
+            "leave the QR code out, or print the roster too",
+            action=Action(kind="qr-on-roster"),
         )
     return part
 
 
 def _some(lists: Sequence[object]) -> None:
     if not lists:
-        raise InputError("nothing to print", details=[ErrorDetail(message="give one list at least")])
+        raise InputError.detailed("nothing to print", "give one list at least")
 
 
 def render_card(system: System, *, format: str = "pdf", paper: str = "a4", templates: Path | None = None) -> Rendered:

@@ -9,7 +9,7 @@ from listbuilder.api.files import write_file
 from listbuilder.api.lists import check_list
 from listbuilder.army.report import Report
 from listbuilder.editing import folder as lists
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import Action, InputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
@@ -50,11 +50,10 @@ def export_list(report: Report, format: str = "text", *, embed: bool = False) ->
     ``yaml`` (a clean list file; ``embed`` writes every catalog unit out in full)."""
     fmt = choose("format", format, EXPORT_FORMATS)
     if embed and fmt != "yaml":
-        raise InputError(
+        raise InputError.detailed(
             f"every unit is written out in full only in a yaml export, not in {fmt}",
-            details=[
-                ErrorDetail(message="export the list as yaml to write its units out", action=Action(kind="embed"))
-            ],
+            "export the list as yaml to write its units out",
+            action=Action(kind="embed"),
         )
     if fmt == "yaml":
         return exchange.embed(report) if embed else exchange.clean_yaml(report)

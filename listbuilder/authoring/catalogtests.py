@@ -91,12 +91,12 @@ def catalogs_for(folder: Path, extra_roots: Sequence[Path] = (), cache: bool = T
     folder = named(folder)
     if not folder.is_dir():
         what = "this is a file, not a folder" if folder.exists() else "no such folder"
-        raise InputError(what, file=folder, details=[ErrorDetail(message="name a rule set's folder")])
+        raise InputError.detailed(what, "name a rule set's folder", file=folder)
     if not (folder / SYSTEM_FILE).is_file() and not (folder / FACTIONS_DIR).is_dir():
-        raise InputError(
+        raise InputError.detailed(
             f"this is not a rule set or faction folder: it has neither {SYSTEM_FILE} nor {FACTIONS_DIR}/",
+            "name the folder of one rule set: catalogs/ID, or one of your own",
             file=folder,
-            details=[ErrorDetail(message="name the folder of one rule set: catalogs/ID, or one of your own")],
         )
     plain = Catalogs(extra_roots)
     system_id = folder.name

@@ -35,9 +35,7 @@ def _git(args: list[str], cwd: Path, what: str) -> bytes:
             stdin=subprocess.DEVNULL,
         )
     except FileNotFoundError:
-        raise InputError(
-            "reading a git revision needs git, and git is not installed", details=[ErrorDetail(message=what)]
-        ) from None
+        raise InputError.detailed("reading a git revision needs git, and git is not installed", what) from None
     except subprocess.TimeoutExpired:
         raise InputError(f"git took more than {TIMEOUT} s to {what}", file=cwd) from None
     if done.returncode != 0:
@@ -49,10 +47,7 @@ def _git(args: list[str], cwd: Path, what: str) -> bytes:
 def check_revision(rev: str) -> str:
     """``rev`` if it reads as a revision (``HEAD~1``, ``v2``, ``a1b2c3``), else a clear ``InputError``."""
     if not _SAFE_REV.match(rev) or rev.startswith("-"):
-        raise InputError(
-            f"'{rev}' is not a git revision",
-            details=[ErrorDetail(message="give a commit, tag or branch, e.g. HEAD~1 or v2")],
-        )
+        raise InputError.detailed(f"'{rev}' is not a git revision", "give a commit, tag or branch, e.g. HEAD~1 or v2")
     return rev
 
 
@@ -60,7 +55,7 @@ def folder_at(folder: Path, rev: str, into: Path) -> Path:
     """Write ``folder`` as it was at ``rev`` into ``into/<folder name>`` and return that path."""
     check_revision(rev)
     if not folder.is_dir():
-        raise InputError("no such folder", file=folder, details=[ErrorDetail(message="name a rule set's folder")])
+        raise InputError.detailed("no such folder", "name a rule set's folder", file=folder)
     top = Path(_git(["rev-parse", "--show-toplevel"], folder, "find the repository").decode().strip())
     commit = (
         _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], folder, f"find '{rev}'")
@@ -83,19 +78,17 @@ def folder_at(folder: Path, rev: str, into: Path) -> Path:
         count += 1
         total += int(size) if size.isdigit() else 0
         if count > MAX_FILES or int(size) > MAX_FILE_BYTES or total > MAX_TOTAL_BYTES:
-            raise InputError(
+            raise InputError.detailed(
                 f"the folder at {rev} is too big to read",
+                f"at most {MAX_FILES} files of {MAX_FILE_BYTES:,} bytes",
                 file=folder,
-                details=[ErrorDetail(message=f"at most {MAX_FILES} files of {MAX_FILE_BYTES:,} bytes")],
             )
         data = _git(["show", "--no-textconv", f"{commit}:{path}"], top, f"read {path} at {rev}")
         out = target / path.relative_to(prefix)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(data)
     if count == 0:
-        raise InputError(
-            f"the folder did not exist at {rev}",
-            file=folder,
-            details=[ErrorDetail(message=f"git has no files under {prefix} in {commit[:12]}")],
+        raise InputError.detailed(
+            f"the folder did not exist at {rev}", f"git has no files under {prefix} in {commit[:12]}", file=folder
         )
     return target

@@ -17,7 +17,7 @@ from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
 from listbuilder.authoring.catalogtests import catalogs_for
 from listbuilder.authoring.gitrev import check_revision, folder_at
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.yamldoc import Document, load_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import SYSTEM_FILE, Catalogs, System
@@ -95,10 +95,10 @@ class Repricing(Record):
 
 def _rule_set_folder(folder: Path, what: str) -> Path:
     if not (folder / SYSTEM_FILE).is_file():
-        raise InputError(
+        raise InputError.detailed(
             f"{what}: not a rule set folder (it has no {SYSTEM_FILE})",
+            "name the folder of one rule set: catalogs/ID, or one of your own",
             file=folder,
-            details=[ErrorDetail(message="name the folder of one rule set: catalogs/ID, or one of your own")],
         )
     return folder
 
@@ -117,9 +117,9 @@ def reprice(
 ) -> Repricing:
     """Compare two versions of a rule set: ``old`` and ``new`` folders, or ``old`` at ``rev`` and as it is now."""
     if (new is None) == (rev is None):
-        raise InputError(
+        raise InputError.detailed(
             "reprice compares two versions of a rule set",
-            details=[ErrorDetail(message="give two folders, old and new, or one folder and a git revision of it")],
+            "give two folders, old and new, or one folder and a git revision of it",
         )
     if rev is not None:
         import tempfile  # only --rev needs a scratch folder (tempfile costs a few ms to import)
@@ -140,9 +140,9 @@ def reprice(
 def compare(before: System, after: System, old_label: str, new_label: str, lists: Sequence[Path]) -> Repricing:
     """The repricing of ``before`` to ``after``, with each of ``lists`` (files, or folders of lists)."""
     if before.size_unit != after.size_unit:
-        raise InputError(
+        raise InputError.detailed(
             f"'{before.id}' counts in {before.size_unit} but '{after.id}' in {after.size_unit}",
-            details=[ErrorDetail(message="reprice compares two versions costed the same way")],
+            "reprice compares two versions costed the same way",
         )
     names = list(dict.fromkeys([*before.units, *after.units]))
     prices = []
@@ -193,10 +193,10 @@ def _judge(path: Path, system: System, ids: set[str]) -> tuple[str, Verdict]:
     doc = load_yaml(path, "list file")
     found = doc.data.get("system") if isinstance(doc.data, dict) else None
     if found not in ids:
-        raise InputError(
+        raise InputError.detailed(
             f"this is a list of '{found}', not of the rule set repriced",
+            f"give lists of {' or '.join(sorted(ids))}",
             file=path,
-            details=[ErrorDetail(message=f"give lists of {' or '.join(sorted(ids))}")],
         )
     try:
         as_this = Document(

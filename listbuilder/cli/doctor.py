@@ -11,7 +11,7 @@ from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
-from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, InputError, ListbuilderError
 
 if TYPE_CHECKING:
     from listbuilder.api import rulesets
@@ -56,9 +56,8 @@ def _finish(
 
 def _one_target(apply: bool, output: Path | None) -> None:
     if apply and output is not None:
-        raise InputError(
-            "--apply and -o cannot be used together",
-            details=[ErrorDetail(message="--apply edits the list in place; -o writes the result elsewhere")],
+        raise InputError.detailed(
+            "--apply and -o cannot be used together", "--apply edits the list in place; -o writes the result elsewhere"
         )
 
 

@@ -9,7 +9,7 @@ from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption
 from listbuilder.cli.output import fail, say
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 
 
 @command("new")
@@ -51,9 +51,7 @@ def new(
 def limit_option(points: int | None, figures: int | None) -> tuple[int | None, str | None]:
     """The limit a user gave as ``--points`` or ``--figures``, and which of the two it was."""
     if points is not None and figures is not None:
-        raise InputError(
-            "give the limit in points or in figures, not both", details=[ErrorDetail(message="a list has one limit")]
-        )
+        raise InputError.detailed("give the limit in points or in figures, not both", "a list has one limit")
     if points is not None:
         return points, "points"
     return (figures, "figures") if figures is not None else (None, None)

@@ -10,7 +10,7 @@ from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
 from listbuilder.cli.output import fail, render, say, to_json
-from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, InputError, ListbuilderError
 
 
 @command("validate")
@@ -138,9 +138,8 @@ def stat_options(stats: Collection[str], args: Sequence[str]) -> tuple[list[tupl
         if not has_value:
             following = next(rest, None)
             if following is None:
-                raise InputError(
-                    f"the option --{key} needs a value",
-                    details=[ErrorDetail(message=f"give it as --{key} VALUE, or --{key}=VALUE")],
+                raise InputError.detailed(
+                    f"the option --{key} needs a value", f"give it as --{key} VALUE, or --{key}=VALUE"
                 )
             value = following
         stat = key.replace("-", "_")
@@ -209,7 +208,7 @@ def diff(
             say(sharing.git_diff(files, books))
             raise typer.Exit(EXIT_OK)
         if len(files) != 2:
-            raise InputError("diff takes two list files", details=[ErrorDetail(message="listbuilder diff OLD NEW")])
+            raise InputError.detailed("diff takes two list files", "listbuilder diff OLD NEW")
         say(views.list_diff(sharing.diff_files(Path(files[0]), Path(files[1]), books)))
     except ListbuilderError as exc:
         if git:  # git stops at a driver that fails; say what went wrong and carry on

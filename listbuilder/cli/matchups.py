@@ -9,7 +9,7 @@ import typer
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption
 from listbuilder.cli.output import fail, say, to_json
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 
 
 @command("odds")
@@ -52,11 +52,9 @@ def odds(
             say(to_json(grid.as_json()) if as_json else matchups.matrix_text(grid.grid, grid.a, grid.b, grid.columns))
             return
         if len(args) < 3:
-            raise InputError(
+            raise InputError.detailed(
                 "odds needs a rule set and two units, or two list files",
-                details=[
-                    ErrorDetail(message="listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml")
-                ],
+                "listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml",
             )
         outcome = matchups.odds(books, args[0], args[1], args[2], situation_words(args[3:]), mechanic=mechanic)
         say(to_json(outcome.as_json()) if as_json else matchups.outcome_text(outcome, exact))
@@ -73,19 +71,14 @@ def situation_words(words: Sequence[str]) -> dict[str, str | bool | int]:
         key, has_value, value = word.partition("=")
         key = key.strip().removeprefix("--").replace("-", "_")
         if key in given:
-            raise InputError(
-                f"the option '{key}' is given twice: '{given[key]}' and '{word}'",
-                details=[ErrorDetail(message="give each option once")],
+            raise InputError.detailed(
+                f"the option '{key}' is given twice: '{given[key]}' and '{word}'", "give each option once"
             )
         if key == "mechanic":
-            raise InputError(
+            raise InputError.detailed(
                 f"'{word}' is not a situation",
-                details=[
-                    ErrorDetail(
-                        message="the mechanic is chosen apart from the situation",
-                        hint=f"use --mechanic {value}" if value else "use --mechanic",
-                    )
-                ],
+                "the mechanic is chosen apart from the situation",
+                hint=f"use --mechanic {value}" if value else "use --mechanic",
             )
         given[key] = word
         values[key] = value if has_value else True

@@ -13,7 +13,7 @@ import typer
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, TemplatesOption
 from listbuilder.cli.output import fail, say
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 
 if TYPE_CHECKING:
     import socket
@@ -65,7 +65,7 @@ def serve_folder(
 ) -> None:
     """Serve the list files of ``folder`` until Ctrl-C; a failure to start says why and exits."""
     if not 0 <= port <= 65535:
-        fail(InputError(f"--port {port} is not a port", details=[ErrorDetail(message="use 1 to 65535, or 0")]))
+        fail(InputError.detailed(f"--port {port} is not a port", "use 1 to 65535, or 0"))
     if host not in LOOPBACK:
         say(
             f"warning: serving on {host}: anyone who can reach this address can read and edit the lists in {folder}",
@@ -136,9 +136,10 @@ def listening(host: str, port: int) -> socket.socket:
         sock.listen(128)  # from here on, a browser's request waits for the server instead of failing
     except OSError as exc:
         fail(
-            InputError(
+            InputError.detailed(
                 f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-                details=[ErrorDetail(message="another program may use the port", hint="try --port 0 for a free one")],
+                "another program may use the port",
+                hint="try --port 0 for a free one",
             )
         )
     return sock

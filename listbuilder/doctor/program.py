@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from listbuilder.army.constraints import per_copy
 from listbuilder.doctor.slots import Option, Slot
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.rules.catalog import System
 from listbuilder.rules.forcerules import Linear
 from listbuilder.rules.formats import Group, Unit
@@ -177,15 +177,13 @@ class Program:
         numbers.append(self.largest(objective) - self.smallest(objective))
         biggest = max(numbers, default=0)
         if biggest > MAX_EXACT:
-            raise TooLarge(
-                f"too large for an exact answer: the question holds numbers up to {biggest:,}, "
-                f"and the list doctor answers exactly up to {MAX_EXACT:,}",
-                details=[
-                    ErrorDetail(
-                        message="the counts or the limit of this list are far past any game's",
-                        hint="fix or fill a list with fewer models or a smaller limit",
-                    )
-                ],
+            raise TooLarge.detailed(
+                (
+                    f"too large for an exact answer: the question holds numbers up to {biggest:,}, "
+                    f"and the list doctor answers exactly up to {MAX_EXACT:,}"
+                ),
+                "the counts or the limit of this list are far past any game's",
+                hint="fix or fill a list with fewer models or a smaller limit",
             )
 
     def solve(self, objective: Linear, seconds: float | None = None) -> list[int] | None:
@@ -280,12 +278,8 @@ class Program:
 
 def too_slow() -> TooLarge:
     """The refusal of a question that takes longer than ``MAX_SECONDS`` to answer exactly."""
-    return TooLarge(
+    return TooLarge.detailed(
         f"too much work for an exact answer: more than {MAX_SECONDS:g} seconds",
-        details=[
-            ErrorDetail(
-                message=f"the list doctor gives only answers it has proven best, within {MAX_SECONDS:g} seconds",
-                hint="fix or fill a list with fewer different entries",
-            )
-        ],
+        f"the list doctor gives only answers it has proven best, within {MAX_SECONDS:g} seconds",
+        hint="fix or fill a list with fewer different entries",
     )

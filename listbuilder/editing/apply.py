@@ -30,7 +30,7 @@ from listbuilder.editing.changes import Change
 from listbuilder.editing.history import BOM, History, HistoryStep, Redo, version_of
 from listbuilder.editing.lock import conflict, locked, read_locked
 from listbuilder.editing.plan import EditResult, ListEdit
-from listbuilder.errors import ConflictError, ErrorDetail, InputError, OutputError
+from listbuilder.errors import ConflictError, InputError, OutputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.writing import atomic_write, remove_temp_files
 from listbuilder.files.yamldoc import parse_yaml
@@ -44,10 +44,7 @@ def apply_to_text(
 
     ``Undo`` and ``Redo`` need a list file's history, so they are refused here."""
     if isinstance(change, HistoryStep):
-        raise InputError(
-            "an undo or redo needs the list's file and its history",
-            details=[ErrorDetail(message="nothing was changed")],
-        )
+        raise InputError.detailed("an undo or redo needs the list's file and its history", "nothing was changed")
     change.check_fields()
     edit = ListEdit(text, source, catalogs)
     done = change.carry_out(edit)
@@ -83,10 +80,10 @@ def apply_change(
             raise changed_since(path)
         if isinstance(change, HistoryStep):
             if steps is None:
-                raise InputError(
+                raise InputError.detailed(
                     "an undo or redo needs the list's history (kept for a builder's folder)",
+                    "nothing was changed",
                     file=path,
-                    details=[ErrorDetail(message="nothing was changed")],
                 )
             result, step_file = _step(steps, path, catalogs, change, body, bom)
         else:
@@ -110,10 +107,8 @@ def apply_change(
             if pushed is not None:
                 with contextlib.suppress(OSError):
                     pushed.unlink()
-            raise OutputError(
-                f"cannot write the list file: {exc.strerror or exc}",
-                file=path,
-                details=[ErrorDetail(message="the file is unchanged")],
+            raise OutputError.detailed(
+                f"cannot write the list file: {exc.strerror or exc}", "the file is unchanged", file=path
             ) from None
         # The change is made: from here on, nothing may answer an error.
         if steps is not None:
@@ -158,8 +153,9 @@ def _read_bytes(target: Path) -> bytes | None:
 
 def changed_since(path: Path) -> ConflictError:
     """The error of a change made for a version of the list that is no longer the file's."""
-    return ConflictError(
+    return ConflictError.detailed(
         "the list changed on disk since this page was loaded, so your change was not made",
+        "another tab, program or person changed it",
         file=path,
-        details=[ErrorDetail(message="another tab, program or person changed it", hint="look at it and try again")],
+        hint="look at it and try again",
     )

@@ -38,9 +38,10 @@ class Change(Record):
             check = _FIELD_CHECKS.get(str(f.type))
             value = getattr(self, f.name)
             if check is not None and not check[0](value):
-                raise InputError(
+                raise InputError.detailed(
                     f"{type(self).__name__}(): the field '{f.name}' must be {check[1]}, not {type(value).__name__}",
-                    details=[ErrorDetail(message=f"found {value!r:.80}", path=(f.name,))],
+                    f"found {value!r:.80}",
+                    path=(f.name,),
                 )
 
     def as_json(self) -> dict[str, Any]:
@@ -183,15 +184,11 @@ class SetField(Change):
         settable = {k.key: k for k in keys if k.key not in ("unit", "name", "count")}
         spec = settable.get(self.key)
         if spec is None:
-            raise InputError(
+            raise InputError.detailed(
                 f"cannot set '{self.key}' on an entry",
+                f"'{self.key}' is not a key an entry can have set",
                 file=edit.path,
-                details=[
-                    ErrorDetail(
-                        message=f"'{self.key}' is not a key an entry can have set",
-                        hint=did_you_mean(self.key, list(settable)) or f"the keys: {', '.join(settable)}",
-                    )
-                ],
+                hint=did_you_mean(self.key, list(settable)) or f"the keys: {', '.join(settable)}",
             )
         _check_value(spec, self.key, self.value, edit)
         edit.entry = entry.index
@@ -229,9 +226,7 @@ class SetField(Change):
                 hint = did_you_mean(self.key, ("name", limit_key)) or (
                     f"the keys that can be set are 'name' and '{limit_key}'; edit the file for the others"
                 )
-            raise InputError(
-                f"cannot set '{self.key}'", file=edit.path, details=[ErrorDetail(message=message, hint=hint)]
-            )
+            raise InputError.detailed(f"cannot set '{self.key}'", message, file=edit.path, hint=hint)
         return f"{self.key} set to {self.value}"
 
 

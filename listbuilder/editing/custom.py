@@ -15,7 +15,7 @@ from listbuilder.editing.changes import Change
 from listbuilder.editing.plan import ListEdit
 from listbuilder.editing.values import check_count
 from listbuilder.editing.yamltext import scalar
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import record
 
@@ -77,14 +77,12 @@ def custom_unit(
     path = edit.path
     name = stats.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise InputError("a custom unit needs a name", file=path, details=[ErrorDetail(message="give it a name")])
+        raise InputError.detailed("a custom unit needs a name", "give it a name", file=path)
     defs = edit.system.definition.stats
     unknown = [k for k in stats if k != "name" and k not in defs]
     if unknown:
-        raise InputError(
-            f"{edit.system.id} has no stat '{unknown[0]}'",
-            file=path,
-            details=[ErrorDetail(message=f"its stats: {', '.join(defs)}")],
+        raise InputError.detailed(
+            f"{edit.system.id} has no stat '{unknown[0]}'", f"its stats: {', '.join(defs)}", file=path
         )
     flow = edit.flow
     pairs = [("name", scalar(name.strip(), None, flow))]

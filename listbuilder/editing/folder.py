@@ -24,7 +24,7 @@ from pathlib import Path
 
 from listbuilder.editing.history import STATE, History, safe_folder
 from listbuilder.editing.lock import locked
-from listbuilder.errors import ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.writing import remove_temp_files
 
@@ -39,10 +39,11 @@ LOCK = threading.RLock()
 
 
 def _refuse(folder: Path, name: str, why: str) -> InputError:
-    return InputError(
+    return InputError.detailed(
         f"'{name}' is not a list file of this folder",
+        why,
         file=folder,
-        details=[ErrorDetail(message=why, hint="list files are NAME.yaml, directly in the folder")],
+        hint="list files are NAME.yaml, directly in the folder",
     )
 
 
@@ -144,7 +145,7 @@ def restore(folder: Path, deleted_id: str) -> str:
     where = deleted_dir(folder)
     source = where / deleted_id if where is not None else None
     if source is None or not _regular(source):
-        raise InputError(f"no deleted list '{deleted_id}'", file=folder, details=[ErrorDetail(message="it is gone")])
+        raise InputError.detailed(f"no deleted list '{deleted_id}'", "it is gone", file=folder)
     name = m.group(2)
     if os.path.lexists(folder / name):
         stem, dot, suffix = name.rpartition(".")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from listbuilder.army.listfile import parse_list
-from listbuilder.errors import ConflictError, ErrorDetail, InputError, ListbuilderError
+from listbuilder.errors import ConflictError, InputError, ListbuilderError
 from listbuilder.files.reading import MAX_FILE_BYTES
 from listbuilder.files.writing import atomic_write
 from listbuilder.files.yamldoc import parse_yaml
@@ -69,15 +69,11 @@ def version_of(text: str) -> str:
 def refuse(where: Path, why: str) -> InputError:
     """The error of a path in listbuilder's own folder (undo steps, deleted lists, games) that
     breaks the rules: nothing was changed."""
-    return InputError(
+    return InputError.detailed(
         f"listbuilder's folder '{STATE}' cannot be used: {why}",
+        "nothing was changed",
         file=where,
-        details=[
-            ErrorDetail(
-                message="nothing was changed",
-                hint=f"move '{STATE}' out of the lists' folder (it holds only undo steps, deleted lists and games)",
-            )
-        ],
+        hint=f"move '{STATE}' out of the lists' folder (it holds only undo steps, deleted lists and games)",
     )
 
 
@@ -209,32 +205,24 @@ class History:
         that step was made; a damaged step is removed and reported (``InputError``)."""
         steps = self.steps(kind)
         if not steps:
-            raise InputError(
-                f"there is nothing to {kind}",
-                file=self.path,
-                details=[ErrorDetail(message=f"no change to {kind} is kept")],
-            )
+            raise InputError.detailed(f"there is nothing to {kind}", f"no change to {kind} is kept", file=self.path)
         _, after, step_file = steps[-1]
         if version_of(current) != after:
-            raise ConflictError(
+            raise ConflictError.detailed(
                 f"the file changed since the last change made here, so it cannot be {kind}ne",
+                f"{kind}ing would lose that change",
                 file=self.path,
-                details=[
-                    ErrorDetail(
-                        message=f"{kind}ing would lose that change",
-                        hint="change the list again, or edit the file by hand",
-                    )
-                ],
+                hint="change the list again, or edit the file by hand",
             )
         try:
             text = self._read_step(step_file, current, catalogs)
         except _Damaged as exc:
             with contextlib.suppress(OSError):
                 step_file.unlink()  # a link or a file: removing it never touches what it points at
-            raise InputError(
+            raise InputError.detailed(
                 f"the last {kind} step of this list cannot be used: {exc}",
+                "it was removed, and the list was not changed",
                 file=step_file,
-                details=[ErrorDetail(message="it was removed, and the list was not changed")],
             ) from None
         return step_file, text
 

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from listbuilder.errors import ConflictError, ErrorDetail, OutputError
+from listbuilder.errors import ConflictError, OutputError
 from listbuilder.files.reading import read_text
 
 LOCK_TIMEOUT_SECONDS = 30.0  # an edit holds the lock for milliseconds; a longer wait is a stuck holder
@@ -141,10 +141,11 @@ def _acquire(backend: _Flock | _Msvcrt, path: Path, lock: Path, deadline: float,
         try:
             fd = os.open(lock, flags, 0o666)
         except OSError as exc:
-            raise OutputError(
+            raise OutputError.detailed(
                 f"cannot make the lock file that keeps edits apart: {exc.strerror or exc}",
+                f"{path} is unchanged",
                 file=lock,
-                details=[ErrorDetail(message=f"{path} is unchanged", hint="check that its folder can be written to")],
+                hint="check that its folder can be written to",
             ) from None
         try:
             while not backend.try_lock(fd):
@@ -165,10 +166,11 @@ def _acquire(backend: _Flock | _Msvcrt, path: Path, lock: Path, deadline: float,
 
 
 def _busy(path: Path, timeout: float) -> ConflictError:
-    return ConflictError(
+    return ConflictError.detailed(
         f"another edit of this list has been running for more than {timeout:g} seconds",
+        "the file is unchanged",
         file=path,
-        details=[ErrorDetail(message="the file is unchanged", hint="run the command again when the other edit ends")],
+        hint="run the command again when the other edit ends",
     )
 
 
@@ -189,8 +191,9 @@ def read_locked(path: Path, target: Path, what: str = "list file") -> tuple[str,
 
 def conflict(path: Path) -> ConflictError:
     """The error of a file changed on disk, by a writer outside the lock, during an edit."""
-    return ConflictError(
+    return ConflictError.detailed(
         "the file changed on disk while it was being edited, so it was not written",
+        "another program or command changed it",
         file=path,
-        details=[ErrorDetail(message="another program or command changed it", hint="run the command again")],
+        hint="run the command again",
     )

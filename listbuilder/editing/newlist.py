@@ -11,7 +11,7 @@ from pathlib import Path
 
 from listbuilder.editing.values import bad_limit, check_name
 from listbuilder.editing.yamltext import scalar
-from listbuilder.errors import Action, ErrorDetail, InputError
+from listbuilder.errors import Action, InputError
 from listbuilder.rules.catalog import FACTIONS_DIR
 from listbuilder.rules.system import System
 
@@ -74,9 +74,10 @@ def file_name_for(system: System, name: str | None) -> Path:
             break
         stem = f"{stem}-{word}" if stem else word[:60]
     if not stem:
-        raise InputError(
+        raise InputError.detailed(
             f"cannot make a file name from the name '{name}'",
-            details=[ErrorDetail(message="choose the file's name yourself", action=Action(kind="output"))],
+            "choose the file's name yourself",
+            action=Action(kind="output"),
         )
     return Path(f"{stem}.yaml")
 
@@ -89,29 +90,26 @@ def new_list_target(
     Refused (``InputError``): a ``limit`` in a ``measure`` the rule set does not count in, a file
     in a factions folder (the catalogs would read it as a faction), and a file that exists."""
     if measure is not None and limit is not None and measure != system.size_unit:
-        raise InputError(
+        raise InputError.detailed(
             f"{system.id} counts a force in {system.size_unit}, not {measure}",
-            details=[ErrorDetail(message=f"give the limit in {system.size_unit}: {limit} {system.size_unit}")],
+            f"give the limit in {system.size_unit}: {limit} {system.size_unit}",
         )
     target = output or file_name_for(system, name)
     if target.parent.name == FACTIONS_DIR:  # catalogs read every .yaml there as a faction
-        raise InputError(
+        raise InputError.detailed(
             f"a list cannot go in a {FACTIONS_DIR}/ folder",
+            (
+                f"the catalogs read every file in a {FACTIONS_DIR}/ folder as a faction of units, "
+                "so a list there would break them"
+            ),
             file=target,
-            details=[
-                ErrorDetail(
-                    message=f"the catalogs read every file in a {FACTIONS_DIR}/ folder as a faction of units, "
-                    "so a list there would break them",
-                    hint="put the list beside the catalogs, not inside them",
-                )
-            ],
+            hint="put the list beside the catalogs, not inside them",
         )
     if target.exists():
-        raise InputError(
+        raise InputError.detailed(
             "refusing to overwrite an existing file",
+            "choose another file, or edit the list that is there",
             file=target,
-            details=[
-                ErrorDetail(message="choose another file, or edit the list that is there", action=Action(kind="output"))
-            ],
+            action=Action(kind="output"),
         )
     return target

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from listbuilder.editing.changes import Change
 from listbuilder.editing.history import version_of
 from listbuilder.editing.plan import ListEdit
-from listbuilder.errors import Action, ConflictError, ErrorDetail, InputError
+from listbuilder.errors import Action, ConflictError, InputError
 from listbuilder.record import record
 
 if TYPE_CHECKING:
@@ -24,10 +24,10 @@ class ApplySuggestion(Change):
     def carry_out(self, edit: ListEdit) -> str:
         chosen = self.suggestion
         if chosen.basis and version_of(edit.doc.text) != chosen.basis:
-            raise ConflictError(
+            raise ConflictError.detailed(
                 "the list changed since this suggestion was made, so it was not applied",
+                "ask for a fix or fill again",
                 file=edit.path,
-                details=[ErrorDetail(message="ask for a fix or fill again")],
             )
         apply_steps(edit, chosen.steps)
         edit.outcome = (chosen.report.total, chosen.legal)  # the edited list must be the one suggested
@@ -54,10 +54,11 @@ class FollowDoctor(Change):
                 answer = fix(edit.army, edit.system, basis)
             elif edit.army.limit is None:  # a fill aims at the list's limit, and this list has none
                 unit = edit.system.size_unit
-                raise InputError(
+                raise InputError.detailed(
                     "this list has no limit to fill to",
+                    f"set the list's '{unit}'",
                     file=edit.path,
-                    details=[ErrorDetail(message=f"set the list's '{unit}'", action=Action(kind="fill-to"))],
+                    action=Action(kind="fill-to"),
                 )
             else:
                 answer = fill(edit.army, edit.system, None, None, basis)
@@ -65,12 +66,10 @@ class FollowDoctor(Change):
             raise TooLarge(exc.summary, file=edit.path, details=list(exc.details)) from None
         have = len(answer.suggestions)
         if isinstance(self.number, bool) or not 0 <= self.number < have:
-            raise InputError(
+            raise InputError.detailed(
                 f"there is no suggestion {self.number + 1} to {self.question} this list",
+                answer.why or f"the doctor has {have} suggestion{'s' if have != 1 else ''}",
                 file=edit.path,
-                details=[
-                    ErrorDetail(message=answer.why or f"the doctor has {have} suggestion{'s' if have != 1 else ''}")
-                ],
             )
         chosen = answer.suggestions[self.number]
         done = ApplySuggestion(suggestion=chosen).carry_out(edit)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from listbuilder.editing.yamltext import is_printable_line
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 
 
 def check_count(count: object, verb: str) -> None:
     """A count of models to add or remove: a whole number of at least 1."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InputError(
+        raise InputError.detailed(
             f"the number of models to {verb} must be a whole number of at least 1, found {count!r}",
-            details=[ErrorDetail(message="give a count of 1 or more")],
+            "give a count of 1 or more",
         )
 
 
@@ -19,9 +19,8 @@ def check_name(name: str) -> str:
     """A list's name: one line of text, stripped."""
     name = name.strip()
     if not name or not is_printable_line(name):
-        raise InputError(
-            "a list's name must be one line of text",
-            details=[ErrorDetail(message=f"found {name!r}", hint="give a name such as 'Zombie Family'")],
+        raise InputError.detailed(
+            "a list's name must be one line of text", f"found {name!r}", hint="give a name such as 'Zombie Family'"
         )
     return name
 
@@ -36,7 +35,8 @@ def parse_limit(key: str, value: object) -> int:
 
 
 def bad_limit(key: str, value: object) -> InputError:
-    return InputError(
+    return InputError.detailed(
         f"the limit must be a whole number of at least 1, found {value!r}",
-        details=[ErrorDetail(message=f"'{key}' counts the size of a game", hint=f"for example: {key} 100")],
+        f"'{key}' counts the size of a game",
+        hint=f"for example: {key} 100",
     )

@@ -14,7 +14,7 @@ import os
 from itertools import islice
 from pathlib import Path
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.words import did_you_mean
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a list or catalog file; no real one is anywhere near it
@@ -65,15 +65,15 @@ def _broken_link(path: Path, what: str) -> None:
         path.stat()
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise InputError(
+            raise InputError.detailed(
                 f"this {what} is a symbolic link that loops back on itself",
+                "point the link at a real file (ls -l shows where it leads)",
                 file=path,
-                details=[ErrorDetail(message="point the link at a real file (ls -l shows where it leads)")],
             ) from None
-    raise InputError(
+    raise InputError.detailed(
         f"this {what} is a symbolic link to a file that does not exist: {os.readlink(path)}",
+        "point the link at a real file, or remove it",
         file=path,
-        details=[ErrorDetail(message="point the link at a real file, or remove it")],
     )
 
 
@@ -98,11 +98,7 @@ def read_text(path: Path, what: str = "file") -> str:
         if not path.exists():
             if path.is_symlink():  # exists() follows links: a dangling one or a loop lands here
                 _broken_link(path, what)
-            raise InputError(
-                f"no such {what}",
-                file=path,
-                details=[ErrorDetail(message="check the path and spelling", hint=_near(path))],
-            )
+            raise InputError.detailed(f"no such {what}", "check the path and spelling", file=path, hint=_near(path))
         if path.is_dir():
             raise InputError(f"this is a folder, not {_a(what)}", file=path)
         if not path.is_file():
@@ -119,11 +115,11 @@ def read_text(path: Path, what: str = "file") -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(
+        raise InputError.detailed(
             "the file is not UTF-8 text",
+            f"byte {exc.start} cannot be decoded",
             file=path,
-            details=[
-                ErrorDetail(message=f"byte {exc.start} cannot be decoded", line=line, hint="save the file as UTF-8")
-            ],
+            line=line,
+            hint="save the file as UTF-8",
         ) from None
     return text.removeprefix("\ufeff")

@@ -19,7 +19,7 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from listbuilder.errors import ErrorDetail, InputError, OutputError
+from listbuilder.errors import InputError, OutputError
 
 _ATTEMPTS = 3
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -137,11 +137,7 @@ def check_target(target: Path, inputs: Sequence[Path] = (), overwrite: bool = Tr
                     "choose another output name with -o",
                 )
     if not overwrite and (st is not None or target.is_symlink()):
-        raise InputError(
-            "refusing to overwrite an existing file",
-            file=target,
-            details=[ErrorDetail(message="choose another name with -o")],
-        )
+        raise InputError.detailed("refusing to overwrite an existing file", "choose another name with -o", file=target)
 
 
 _FILE_KINDS = {
@@ -165,7 +161,7 @@ def _is_or_holds(source: Path, target: Path, st: os.stat_result) -> bool:
 
 
 def _refuse(target: Path, summary: str, hint: str) -> OutputError:
-    return OutputError(summary, file=target, details=[ErrorDetail(message="nothing was written", hint=hint)])
+    return OutputError.detailed(summary, "nothing was written", file=target, hint=hint)
 
 
 def write_output(target: Path, data: bytes, inputs: Sequence[Path] = (), overwrite: bool = True) -> None:
@@ -174,10 +170,10 @@ def write_output(target: Path, data: bytes, inputs: Sequence[Path] = (), overwri
     try:
         atomic_write(target, data)
     except OSError as exc:
-        raise OutputError(
+        raise OutputError.detailed(
             f"cannot write the output: {exc.strerror or exc}",
+            "check that the folder exists and can be written to",
             file=target,
-            details=[ErrorDetail(message="check that the folder exists and can be written to")],
         ) from None
 
 

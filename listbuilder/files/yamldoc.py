@@ -86,10 +86,10 @@ def parse_yaml(text: str, path: Path, *, keep_node: bool = False) -> Document:
     Text handed over directly (pasted into the web builder, given to the API) is held to the
     same size as a file, so no caller can make the parser do unbounded work."""
     if len(text) > MAX_FILE_BYTES:
-        raise InputError(
+        raise InputError.detailed(
             f"the text is {len(text):,} characters; a YAML text is at most {MAX_FILE_BYTES:,}",
+            "no list or catalog is anywhere near this long",
             file=path,
-            details=[ErrorDetail(message="no list or catalog is anywhere near this long")],
         )
     if "\x00" in text:
         raise InputError("the file holds a NUL character, so it is not a YAML text file", file=path)
@@ -102,13 +102,11 @@ def parse_yaml(text: str, path: Path, *, keep_node: bool = False) -> Document:
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         problem = exc.problem or exc.context or "invalid YAML"
         at = text[mark.index] if mark and mark.index < len(text) else ""
-        raise InputError(
-            "this is not valid YAML",
-            file=path,
-            details=[ErrorDetail(message=problem, line=line, column=col, hint=_yaml_hint(problem, at))],
+        raise InputError.detailed(
+            "this is not valid YAML", problem, file=path, line=line, column=col, hint=_yaml_hint(problem, at)
         ) from None
     except yaml.YAMLError as exc:
-        raise InputError("this is not valid YAML", file=path, details=[ErrorDetail(message=str(exc))]) from None
+        raise InputError.detailed("this is not valid YAML", str(exc), file=path) from None
     except RecursionError:
         raise InputError("the YAML is nested far too deeply", file=path) from None
     finally:
@@ -144,16 +142,12 @@ def _refuse_deep_nesting(text: str, path: Path) -> None:
                 depth += 1
                 if depth > MAX_DEPTH:
                     mark = event.start_mark
-                    raise InputError(
+                    raise InputError.detailed(
                         "this file cannot be used",
+                        f"the data is nested more than {MAX_DEPTH} levels deep",
                         file=path,
-                        details=[
-                            ErrorDetail(
-                                message=f"the data is nested more than {MAX_DEPTH} levels deep",
-                                line=mark.line + 1 if mark else None,
-                                column=mark.column + 1 if mark else None,
-                            )
-                        ],
+                        line=mark.line + 1 if mark else None,
+                        column=mark.column + 1 if mark else None,
                     )
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
@@ -225,10 +219,8 @@ class _Walker:
 
     def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> InputError:
         mark = node.start_mark
-        return InputError(
-            "this file cannot be used",
-            file=self.path,
-            details=[ErrorDetail(message=message, line=mark.line + 1, column=mark.column + 1, hint=hint)],
+        return InputError.detailed(
+            "this file cannot be used", message, file=self.path, line=mark.line + 1, column=mark.column + 1, hint=hint
         )
 
     def convert(self, node: yaml.Node, path: Location, depth: int) -> Any:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.odds.matchups import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.parts import option_values
 from listbuilder.odds.results import figure, percent
@@ -29,9 +29,8 @@ def read_unit(system: System, spec: str) -> Unit:
     if isinstance(stats, str):
         if "=" not in spec and "," not in spec:  # one word or a name: most likely a misspelt unit
             system.unit_named(spec, f"give a catalog unit's name, or a statline such as '{stats_example(system)}'")
-        raise InputError(
-            f"this statline cannot be read: '{spec}'",
-            details=[ErrorDetail(message=stats, hint=f"write it as '{stats_example(system)}'")],
+        raise InputError.detailed(
+            f"this statline cannot be read: '{spec}'", stats, hint=f"write it as '{stats_example(system)}'"
         )
     unit, errors = system.unit_from({"name": spec, **stats})
     if unit is None:
@@ -53,18 +52,16 @@ def situation_of(system: System, mechanic: str | None, given: Situation) -> dict
         if option is None or not isinstance(value, str):
             if value is True and option is not None and option.kind != "flag":
                 takes = "a whole number" if option.kind == "number" else one_of(option_values(system, option))
-                raise InputError(
-                    f"the option '{key}' needs a value",
-                    details=[ErrorDetail(message=f"{key} is {takes}", hint=option.summary or None)],
+                raise InputError.detailed(
+                    f"the option '{key}' needs a value", f"{key} is {takes}", hint=option.summary or None
                 )
             out[key] = value
         elif option.kind == "flag":
             out[key] = value.strip().lower() not in ("false", "no", "0", "off")
         elif option.kind == "number" and value.strip().lstrip("-").isdigit():
             if len(value.strip().lstrip("-")) > 18:
-                raise InputError(
-                    f"{key}: the number {value.strip()[:20]}... is far too large",
-                    details=[ErrorDetail(message="give a number of at most 18 digits")],
+                raise InputError.detailed(
+                    f"{key}: the number {value.strip()[:20]}... is far too large", "give a number of at most 18 digits"
                 )
             out[key] = int(value)
         else:

@@ -52,10 +52,10 @@ def load_odds(system: System) -> OddsFile:
     problem located, or when the rule set has no odds file."""
     paths = system.layer_files(ODDS_FILE)
     if not paths:
-        raise CatalogError(
+        raise CatalogError.detailed(
             f"the rule set '{system.id}' has no {ODDS_FILE}",
+            "odds need the rule set's dice mechanics, declared in that file",
             file=odds_path(system),
-            details=[ErrorDetail(message="odds need the rule set's dice mechanics, declared in that file")],
         )
     return cache.part(system, "odds", OddsFile, paths[-1], lambda: _load(system, paths), _CACHE)
 

@@ -112,7 +112,7 @@ def mechanic_of(system: System, mechanic: str | None = None) -> Mechanic:
     if chosen is None:
         ids = [m.id for m in odds.mechanics]
         hint = did_you_mean(str(mechanic), ids) or f"its mechanics: {', '.join(ids)}"
-        raise OddsError(f"{system.id} has no mechanic '{mechanic}'", details=[ErrorDetail(message=hint)])
+        raise OddsError.detailed(f"{system.id} has no mechanic '{mechanic}'", hint)
     return chosen
 
 

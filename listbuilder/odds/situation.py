@@ -169,7 +169,7 @@ def check(system: System, requirements: Iterable[Requirement], units: Mapping[st
     """Raise ``ImpossibleMatchup`` for the first requirement a side does not meet."""
     for r in requirements:
         if holds(r.when, r.unless, values) and not has(system, units[r.side], r.stat, r.property, r.equals, r.any_of):
-            raise ImpossibleMatchup(f"{units[r.side].name} {r.reason}", details=[ErrorDetail(message=r.source)])
+            raise ImpossibleMatchup.detailed(f"{units[r.side].name} {r.reason}", r.source)
 
 
 def removal_chance(system: System, roll: DamageRoll | None, unit: Unit) -> Fraction:

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.files.writing import atomic_write
 from listbuilder.memory import Bounded
 from listbuilder.play.game import MAX_TAPS, GameState
@@ -69,18 +69,18 @@ def read_game_file(path: Path) -> GameFile:
     except OSError as exc:
         raise InputError(f"cannot read the game: {exc.strerror or exc}", file=path) from None
     if stat_module.S_ISLNK(st.st_mode):
-        raise InputError(
+        raise InputError.detailed(
             "this game file is a symbolic link, so it is not read",
+            "a game is a plain file that listbuilder writes; start a new game",
             file=path,
-            details=[ErrorDetail(message="a game is a plain file that listbuilder writes; start a new game")],
         )
     if not stat_module.S_ISREG(st.st_mode):
         raise InputError("this game is not a regular file", file=path)
     if st.st_size > MAX_GAME_BYTES:
-        raise InputError(
+        raise InputError.detailed(
             f"this game file is {st.st_size:,} bytes; a game is at most {MAX_GAME_BYTES:,}",
+            "it was not written by listbuilder; start a new game",
             file=path,
-            details=[ErrorDetail(message="it was not written by listbuilder; start a new game")],
         )
     held = _CACHE.get(path)
     if held is not None and held[0] == _stamp(st):
@@ -151,10 +151,10 @@ def _check_depth(loader_class: Any, text: str, path: Path) -> None:
 
 
 def _bad(path: Path, where: str, expected: str) -> InputError:
-    return InputError(
+    return InputError.detailed(
         f"this game file is not one listbuilder wrote: '{where}' should be {expected}",
+        "start a new game; this one is shown as far as it can be read",
         file=path,
-        details=[ErrorDetail(message="start a new game; this one is shown as far as it can be read")],
     )
 
 

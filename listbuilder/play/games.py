@@ -59,7 +59,7 @@ def games_dir(folder: Path, list_name: str, create: bool = False) -> Path:
 
 def game_path(folder: Path, list_name: str, game_id: str) -> Path:
     if not isinstance(game_id, str) or not re.fullmatch(r"\d{1,6}", game_id):
-        raise InputError(f"'{str(game_id)[:40]}' is not a game", details=[ErrorDetail(message="games are numbered")])
+        raise InputError.detailed(f"'{str(game_id)[:40]}' is not a game", "games are numbered")
     return games_dir(folder, list_name) / f"{int(game_id):04d}.yaml"
 
 
@@ -124,7 +124,7 @@ def latest(folder: Path, list_name: str) -> str:
     """The id of a list's latest game; an ``InputError`` when it has none."""
     ids = game_ids(folder, list_name)
     if not ids:
-        raise InputError(f"{list_name} has no game yet", details=[ErrorDetail(message="start one")])
+        raise InputError.detailed(f"{list_name} has no game yet", "start one")
     return ids[-1]
 
 

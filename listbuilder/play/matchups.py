@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from listbuilder.army.report import Report
 from listbuilder.editing.state import folder_summaries
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.play.board import Board, list_board
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -91,9 +91,8 @@ def piece_odds(
     if piece is None:
         raise InputError(f"'{piece_key[:80]}' is not a model of this list")
     if opponent.system.id != board.system:
-        raise InputError(
-            f"the opponent's list is for {opponent.system.id}, not {board.system}",
-            details=[ErrorDetail(message="odds compare lists of one rule set")],
+        raise InputError.detailed(
+            f"the opponent's list is for {opponent.system.id}, not {board.system}", "odds compare lists of one rule set"
         )
     lines = [line for line in board.report.lines if line.entry.index == piece.entry]
     targets = [line for line in opponent.lines if line.entry.index == target]

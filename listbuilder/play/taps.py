@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.record import Record, record
 from listbuilder.words import one_of
 
@@ -115,7 +115,7 @@ def tap_of(fields: Mapping[str, Sequence[str]]) -> Tap:
     name = one("tap")
     kind = _BY_NAME.get(name)
     if kind is None:
-        raise InputError(f"'{name}' is not a game action", details=[ErrorDetail(message=one_of(list(_BY_NAME)))])
+        raise InputError.detailed(f"'{name}' is not a game action", one_of(list(_BY_NAME)))
     if kind in (Mark, Unmark):
         return kind(piece=one("piece"), marker=one("marker"))
     if kind is Score:

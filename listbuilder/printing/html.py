@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import jinja2
 
 from listbuilder import __version__
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.printing import budget
 from listbuilder.printing.templatecache import template_cache
 from listbuilder.printing.templating import TextLoader, render_trusted
@@ -93,10 +93,8 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
         )
     else:
         if not user_templates.is_dir():
-            raise InputError(
-                "no such template folder",
-                file=user_templates,
-                details=[ErrorDetail(message="a template folder holds .html and .css files")],
+            raise InputError.detailed(
+                "no such template folder", "a template folder holds .html and .css files", file=user_templates
             )
         env = budget.BudgetedEnvironment(  # the sandbox, within a budget of work (budget.py)
             loader=TextLoader([str(user_templates), str(builtin_templates())]),

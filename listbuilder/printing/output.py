@@ -48,11 +48,13 @@ def render_document_bytes(
     if opponent is not None:
         for r in reports:
             if r.system.id != opponent.system.id:
-                raise InputError(
-                    f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
-                    f"but {r.army.name} is a {r.system.id} list",
+                raise InputError.detailed(
+                    (
+                        f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
+                        f"but {r.army.name} is a {r.system.id} list"
+                    ),
+                    "odds compare lists of one rule set",
                     file=Path(opponent.army.file) if opponent.army.file else None,
-                    details=[ErrorDetail(message="odds compare lists of one rule set")],
                 )
     if strict:
         broken = [r for r in reports if not r.legal(strict=True)]

@@ -16,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.files.reading import TooLarge, read_file
 
 MAX_TEMPLATE_BYTES = 1_000_000
@@ -47,16 +47,12 @@ class TextLoader(jinja2.FileSystemLoader):
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(
+            raise InputError.detailed(
                 "the template is not UTF-8 text",
+                f"byte {exc.start} cannot be decoded",
                 file=path,
-                details=[
-                    ErrorDetail(
-                        message=f"byte {exc.start} cannot be decoded",
-                        line=raw[: exc.start].count(b"\n") + 1,
-                        hint="a template folder holds only .html and .css text files",
-                    )
-                ],
+                line=raw[: exc.start].count(b"\n") + 1,
+                hint="a template folder holds only .html and .css text files",
             ) from None
         return super().get_source(environment, template)
 
@@ -92,8 +88,4 @@ def _located(exc: BaseException, name: str, message: str | None = None) -> Input
     if not isinstance(exc, (OverBudget, jinja2.TemplateError)) and message is None:
         text = f"{type(exc).__name__}: {text}"
     hint = "a template may do at most a bounded amount of work" if isinstance(exc, OverBudget) else None
-    return InputError(
-        "a template cannot be used",
-        file=Path(where or name),
-        details=[ErrorDetail(message=text, line=line, hint=hint)],
-    )
+    return InputError.detailed("a template cannot be used", text, file=Path(where or name), line=line, hint=hint)

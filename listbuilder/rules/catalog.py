@@ -66,12 +66,10 @@ def user_roots(option: Sequence[Path] | None = None, environ: dict[str, str] | N
     roots += [Path(p) for p in env.split(os.pathsep) if p.strip()]
     for root in roots:
         if not root.is_dir():
-            raise InputError(
+            raise InputError.detailed(
                 "no such catalog folder",
+                f"a catalogs folder (given, or in {ENV_VAR}) holds one folder per rule set",
                 file=root,
-                details=[
-                    ErrorDetail(message=f"a catalogs folder (given, or in {ENV_VAR}) holds one folder per rule set")
-                ],
             )
     return roots
 
@@ -215,10 +213,10 @@ class Catalogs:
                 return ids
             if base in ids:
                 loop = " -> ".join([*reversed(ids), base])
-                raise CatalogError(
+                raise CatalogError.detailed(
                     f"the rule sets extend each other in a loop ({loop})",
+                    "a variant extends a rule set that extends nothing in return",
                     file=defining[0] / SYSTEM_FILE,
-                    details=[ErrorDetail(message="a variant extends a rule set that extends nothing in return")],
                 )
             ids.insert(0, base)
 
@@ -239,12 +237,10 @@ class Catalogs:
         if not defining:
             raise _undefined(system_id, folders[0] if folders else Path(system_id), self.ids())
         if len(defining) > 1:
-            raise CatalogError(
+            raise CatalogError.detailed(
                 f"rule set '{system_id}' is defined twice",
+                f"it is already defined in {defining[0]}; give a house variant its own id",
                 file=defining[1] / SYSTEM_FILE,
-                details=[
-                    ErrorDetail(message=f"it is already defined in {defining[0]}; give a house variant its own id")
-                ],
             )
         return defining[0]
 

@@ -153,7 +153,7 @@ class System(Record):
         chosen = {f.lower(): f for f in self.factions}.get(faction.strip().lower())
         if chosen is None:
             hint = did_you_mean(faction, self.factions) or f"its factions: {', '.join(self.factions) or 'none'}"
-            raise InputError(f"no faction '{faction}' in the {self.id} catalogs", details=[ErrorDetail(message=hint)])
+            raise InputError.detailed(f"no faction '{faction}' in the {self.id} catalogs", hint)
         return chosen
 
     def unit_from(self, data: Mapping[str, Any]) -> tuple[Unit | None, list[ErrorDetail]]:

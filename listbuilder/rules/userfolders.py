@@ -11,7 +11,7 @@ import os
 from difflib import get_close_matches as close_matches
 from pathlib import Path
 
-from listbuilder.errors import CatalogError, ErrorDetail
+from listbuilder.errors import CatalogError
 
 SYSTEM_FILE = "system.yaml"
 FACTIONS_DIR = "factions"
@@ -33,12 +33,10 @@ def _unreadable(path: Path) -> CatalogError | None:
     if os.access(path, wanted):
         return None
     what = "folder" if path.is_dir() else "file"
-    return CatalogError(
+    return CatalogError.detailed(
         f"this catalog {what} cannot be read (permission denied)",
+        f"give yourself read access (chmod u+r{'x' if path.is_dir() else ''}), or move it out",
         file=path,
-        details=[
-            ErrorDetail(message=f"give yourself read access (chmod u+r{'x' if path.is_dir() else ''}), or move it out")
-        ],
     )
 
 
@@ -50,15 +48,11 @@ def check_user_root(root: Path) -> None:
     if held:
         what = "a rule set's folder" if SYSTEM_FILE in held else "a folder of factions for one rule set"
         parent = root.absolute().parent
-        raise CatalogError(
+        raise CatalogError.detailed(
             f"this is {what} (it holds {held[0]}), not a catalog folder of rule sets",
+            f"name the folder that holds it instead: {parent}",
             file=root,
-            details=[
-                ErrorDetail(
-                    message=f"name the folder that holds it instead: {parent}",
-                    hint=f"a catalog folder holds one folder per rule set, as {parent} holds {root.absolute().name}/",
-                )
-            ],
+            hint=f"a catalog folder holds one folder per rule set, as {parent} holds {root.absolute().name}/",
         )
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not _hidden(p)):
         if problem := _unreadable(folder):
@@ -66,23 +60,21 @@ def check_user_root(root: Path) -> None:
         names = [p.name for p in folder.iterdir() if not _hidden(p)]
         misnamed = [] if FACTIONS_DIR in names else close(FACTIONS_DIR, [n for n in names if (folder / n).is_dir()])
         if misnamed:
-            raise CatalogError(
+            raise CatalogError.detailed(
                 f"listbuilder reads factions from {FACTIONS_DIR}/, so '{misnamed[0]}/' would be skipped",
+                f"rename it to {FACTIONS_DIR}",
                 file=folder / misnamed[0],
-                details=[ErrorDetail(message=f"rename it to {FACTIONS_DIR}")],
             )
         if SYSTEM_FILE not in names and FACTIONS_DIR not in names:
             near = close(SYSTEM_FILE, names)
-            raise CatalogError(
+            raise CatalogError.detailed(
                 f"this folder holds neither {SYSTEM_FILE} (a rule set) nor {FACTIONS_DIR}/ (factions for one)",
+                (
+                    f"a catalog folder holds one folder per rule set id: {folder.name}/{SYSTEM_FILE} "
+                    f"and {folder.name}/{FACTIONS_DIR}/*.yaml"
+                ),
                 file=folder,
-                details=[
-                    ErrorDetail(
-                        message=f"a catalog folder holds one folder per rule set id: {folder.name}/{SYSTEM_FILE} "
-                        f"and {folder.name}/{FACTIONS_DIR}/*.yaml",
-                        hint=f"rename '{near[0]}' to '{SYSTEM_FILE}'" if near else None,
-                    )
-                ],
+                hint=f"rename '{near[0]}' to '{SYSTEM_FILE}'" if near else None,
             )
         for name in names:
             path = folder / name
@@ -99,8 +91,6 @@ def check_user_root(root: Path) -> None:
                     raise problem
                 continue
             fix = f"rename it to {path.stem}.yaml" if path.suffix in (".yml", ".YAML", ".YML") else "move it out"
-            raise CatalogError(
-                f"listbuilder reads only {FACTIONS_DIR}/*.yaml files, so this one would be skipped",
-                file=path,
-                details=[ErrorDetail(message=fix)],
+            raise CatalogError.detailed(
+                f"listbuilder reads only {FACTIONS_DIR}/*.yaml files, so this one would be skipped", fix, file=path
             )

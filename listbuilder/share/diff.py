@@ -14,7 +14,7 @@ from typing import Any
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.report import Report
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Noun
 from listbuilder.rules.statline import value_text
@@ -164,15 +164,13 @@ def diff_versions(before: Report, after: Report, where: Path) -> ListDiff:
     """``diff_reports`` of two versions of one list (``where``: the newer one's file); lists of two
     rule sets are refused, as their measures differ."""
     if before.system.id != after.system.id:
-        raise InputError(
+        raise InputError.detailed(
             f"the lists are for different rule sets: {before.system.id} and {after.system.id}",
+            (
+                f"diff compares two versions of one list; {before.system.id} counts "
+                f"{before.system.size_unit} and {after.system.id} counts {after.system.size_unit}"
+            ),
             file=where,
-            details=[
-                ErrorDetail(
-                    message=f"diff compares two versions of one list; {before.system.id} counts "
-                    f"{before.system.size_unit} and {after.system.id} counts {after.system.size_unit}"
-                )
-            ],
         )
     return diff_reports(before, after)
 

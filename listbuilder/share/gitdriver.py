@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 
 NULL = "/dev/null"  # the side git passes for a file that is not there
 
@@ -21,9 +21,8 @@ def driver_output(args: Sequence[str], compare: Callable[[Path, Path], str]) -> 
     """What git shows for ``args``: ``compare(old, new)`` (the two files' change as lists, or an
     ``InputError`` when they cannot be compared as lists), else a unified diff of their text."""
     if len(args) < 7:
-        raise InputError(
-            "git passes seven arguments to a diff driver",
-            details=[ErrorDetail(message=f"got {len(args)}", hint="set it up as the README says")],
+        raise InputError.detailed(
+            "git passes seven arguments to a diff driver", f"got {len(args)}", hint="set it up as the README says"
         )
     path, old, new = args[0], Path(args[1]), Path(args[4])
     header = f"listbuilder diff a/{path} b/{path}"  # as git heads a diff: what made it, the two sides

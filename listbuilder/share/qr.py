@@ -10,7 +10,7 @@ import io
 
 import segno
 
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 
 
 def svg(text: str, title: str = "") -> str:
@@ -18,14 +18,10 @@ def svg(text: str, title: str = "") -> str:
     try:
         code = segno.make(text, error="m", micro=False, boost_error=False)
     except segno.DataOverflowError:
-        raise InputError(
+        raise InputError.detailed(
             f"the list is too long for a QR code ({len(text.encode('utf-8')):,} bytes of text)",
-            details=[
-                ErrorDetail(
-                    message="a QR code holds about 2,300 bytes at this error correction",
-                    hint="share the text or the file instead",
-                )
-            ],
+            "a QR code holds about 2,300 bytes at this error correction",
+            hint="share the text or the file instead",
         ) from None
     out = io.BytesIO()
     code.save(

@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from listbuilder.api import folders
-from listbuilder.errors import ErrorDetail, InputError
+from listbuilder.errors import InputError
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
@@ -45,7 +45,7 @@ def create_app(
     change. ``token`` (default: a new random one) must come with every write."""
     root = Path(folder)
     if not root.is_dir():
-        raise InputError("no such folder", file=root, details=[ErrorDetail(message="serve a folder of list files")])
+        raise InputError.detailed("no such folder", "serve a folder of list files", file=root)
     if not read_only:
         folders.tidy_folder(root)  # what a server killed mid-write left beside its lists
     site = Site(

@@ -97,7 +97,7 @@ def change_of(fields: Fields, system: Callable[[], rulesets.System]) -> editing.
     """The change a builder form posts; ``system()`` gives the list's rule set (a custom unit's stats)."""
     what = _one(fields, "change") or ""
     if what not in _FORMS:
-        raise InputError(f"unknown change '{what}'", details=[ErrorDetail(message=f"use {one_of(list(CHANGES))}")])
+        raise InputError.detailed(f"unknown change '{what}'", f"use {one_of(list(CHANGES))}")
     leader = _one(fields, "leader")
     given: dict[str, Any] = {
         "unit": _one(fields, "unit"),

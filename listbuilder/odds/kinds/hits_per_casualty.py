@@ -8,7 +8,7 @@ engine (exact chances) and its rules-card tables. It knows no rule set: every nu
 from fractions import Fraction
 from typing import Literal
 
-from listbuilder.errors import ErrorDetail, Location
+from listbuilder.errors import Location
 from listbuilder.odds import bounds, dice
 from listbuilder.odds.checker import Checker
 from listbuilder.odds.mechanic import Mechanic
@@ -89,9 +89,9 @@ class HitsPerCasualty(Mechanic):
         firing = v.get(self.firing_option) if self.firing_option else None
         if firing is not None:
             if len(weapons) > 1 and len({carrying[w.name] for w in weapons}) > 1:
-                raise OddsError(
+                raise OddsError.detailed(
                     f"{attacker.name} is armed unevenly: say which weapon its {firing} firing figures carry",
-                    details=[ErrorDetail(message=f"give '{self.weapon_option}' with '{self.firing_option}'")],
+                    f"give '{self.weapon_option}' with '{self.firing_option}'",
                 )
             most = max(carrying[w.name] for w in weapons)
             if firing > most:
