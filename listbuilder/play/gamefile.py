@@ -32,8 +32,8 @@ MAX_GAME_BYTES = 2 * 1024 * 1024  # a log of MAX_TAPS taps is well under this
 
 
 @record
-class GameFile(Record):
-    """A game as its file says it, before anything in it is trusted."""
+class GameHeader(Record):
+    """What a game file says of the list it was played with: its keys before the game itself."""
 
     list: str = ""
     name: str = ""
@@ -42,6 +42,12 @@ class GameFile(Record):
     revision: int | None = None
     roster: tuple[tuple[str, int], ...] = ()
     started: str = ""
+
+
+@record
+class GameFile(GameHeader):
+    """A game as its file says it, before anything in it is trusted."""
+
     state: GameState = GameState()
 
 
@@ -159,18 +165,11 @@ def _bad(path: Path, where: str, expected: str) -> InputError:
 
 
 @record
-class SavedGame(Record):
+class SavedGame(GameHeader):
     """A game file's shape, as pydantic reads it (``rules.schema``, as every file format): the
     types of its keys; ``game_from_data`` then checks their bounds."""
 
     format: int
-    list: str = ""
-    name: str = ""
-    system: str = ""
-    version: str = ""
-    revision: int | None = None
-    roster: tuple[tuple[str, int], ...] = ()
-    started: str = ""
     turn: int = 1
     ended: bool = False
     scores: Mapping[str, int] = FrozenMap()
