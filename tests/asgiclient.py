@@ -27,9 +27,10 @@ class Answer:
 class Client:
     """Requests to ``app`` as a browser on ``host`` sends them (``Host`` header and all)."""
 
-    def __init__(self, app: Any, host: str = "127.0.0.1:8000") -> None:
+    def __init__(self, app: Any, host: str = "127.0.0.1:8000", *, raise_server_exceptions: bool = True) -> None:
         self.app = app
         self.host = host
+        self.raise_server_exceptions = raise_server_exceptions  # False: the answer a browser gets
 
     def request(self, method: str, url: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
         parts = urlsplit(url)
@@ -68,7 +69,11 @@ class Client:
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
-        asyncio.run(self.app(scope, receive, send))
+        try:
+            asyncio.run(self.app(scope, receive, send))
+        except Exception:  # Starlette answers an unhandled error, then raises it for the server to log
+            if self.raise_server_exceptions or not started:
+                raise
         headers_out = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in started.get("headers", [])}
         return Answer(started["status"], headers_out, b"".join(chunks))
 

@@ -5,6 +5,7 @@ and ``test_web_limits.py``."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -335,3 +336,61 @@ def test_a_cross_site_get_of_the_odds_is_refused_like_the_doctor(tmp_path: Path)
         answer = client.get(path, {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image"})
         assert answer.status == 403, path
         assert "answers only its own pages" in answer.text
+
+
+# --- an error no handler takes ----------------------------------------------------------------------
+
+
+def _failing_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Client:
+    app = create_app(tmp_path)
+
+    def broken(*args: Any, **kwargs: Any) -> Response:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app.state.site, "page", broken)
+    return Client(app, HOST, raise_server_exceptions=False)
+
+
+def test_an_unexpected_error_is_a_page_with_the_guards_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    answer = _failing_app(tmp_path, monkeypatch).get("/")
+    assert answer.status == 500
+    assert "<h1>Something went wrong</h1>" in answer.text
+    assert "Your lists are as they were last saved" in answer.text
+    assert "Restart" not in answer.text
+    assert answer.headers["content-security-policy"] == security.CSP
+    assert answer.headers["x-frame-options"] == "DENY"
+
+
+def test_a_server_whose_package_was_reinstalled_says_to_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from listbuilder.web import app as app_module
+
+    client = _failing_app(tmp_path, monkeypatch)  # started with this installation
+    monkeypatch.setattr(app_module, "installation", lambda: (0, 0))  # then pip installed it again
+    answer = client.get("/")
+    assert answer.status == 500
+    assert "<h1>Restart the server</h1>" in answer.text
+    assert "installed again or upgraded while this server was running" in answer.text
+    assert "Ctrl+C" in answer.text
+
+
+def test_the_installation_mark_changes_when_the_file_is_written_anew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from listbuilder.web import app as app_module
+
+    copy = tmp_path / "app.py"
+    copy.write_text("one")
+    monkeypatch.setattr(app_module, "__file__", str(copy))
+    before = app_module.installation()
+    copy.unlink()
+    assert app_module.installation() is None  # removed outright, as an uninstall leaves it
+    copy.write_text("one")  # as pip writes a reinstalled package: a new file, seconds later
+    assert before is not None
+    later = before[1] + 5_000_000_000
+    os.utime(copy, ns=(later, later))
+    assert app_module.installation() != before
+
+
+def test_htmx_gets_the_advice_as_text_the_page_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    answer = _failing_app(tmp_path, monkeypatch).get("/", headers={"HX-Request": "true"})
+    assert answer.status == 500
+    assert answer.headers["content-type"].startswith("text/plain")  # app.js shows it as an alert
+    assert answer.text.startswith("Something went wrong: listbuilder met an error it did not expect")

@@ -17,14 +17,14 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from listbuilder.api import folders
 from listbuilder.errors import InputError
 from listbuilder.web import builder, lists, play, sheets, units
-from listbuilder.web.security import HeavyRoute, middleware
+from listbuilder.web.security import HEADERS, HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
 
 
@@ -98,11 +98,61 @@ def create_app(
         assert isinstance(exc, Restarted)
         return exc.answer(request)
 
-    handlers = {Refused: refused, Restarted: restarted, 404: not_found}
+    installed = installation()
+
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        return unexpected_error(
+            reinstalled=installation() != installed, htmx=request.headers.get("hx-request") == "true"
+        )
+
+    handlers = {Refused: refused, Restarted: restarted, 404: not_found, Exception: unexpected}
     guard = middleware(host, port, routes, site.token)  # web/security.py: the checks, in their order
     app = Starlette(routes=routes, middleware=guard, exception_handlers=handlers)
     app.state.site = site
     return app
+
+
+def installation() -> tuple[int, int] | None:
+    """What identifies the installed copy of listbuilder that this server runs: the inode and
+    modification time of this very file. Installing listbuilder again (``pip install .``,
+    an upgrade) writes a new file, so a server that outlives its installation can tell."""
+    try:
+        mark = Path(__file__).stat()
+    except OSError:  # the old installation was removed outright
+        return None
+    return (mark.st_ino, mark.st_mtime_ns)
+
+
+def unexpected_error(*, reinstalled: bool, htmx: bool = False) -> Response:
+    """The page for an error no handler takes (a bug, or a package replaced under a running
+    server). It is sent by Starlette's outermost middleware, outside the guard, so it carries
+    the guard's headers itself; and it uses no template, since the templates may be the very
+    files that changed. htmx gets the advice as plain text, which the page shows as an alert."""
+    if reinstalled:
+        title = "Restart the server"
+        advice = (
+            "listbuilder was installed again or upgraded while this server was running, and the "
+            "running server no longer matches its files. Stop the server (Ctrl+C in its terminal) "
+            "and start it again with the same command. Your lists are as they were last saved."
+        )
+    else:
+        title = "Something went wrong"
+        advice = (
+            "listbuilder met an error it did not expect: a bug. The server's terminal shows the "
+            "details; please report them. Your lists are as they were last saved: go back and "
+            "load the page again."
+        )
+    headers = {name.decode(): value.decode() for name, value in HEADERS}
+    if htmx:
+        return PlainTextResponse(f"{title}: {advice}\n", status_code=500, headers=headers)
+    body = (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title} - listbuilder</title></head>"
+        f'<body><main><h1>{title}</h1><p>{advice}</p><p><a href="/">Back to your lists</a></p></main>'
+        "</body></html>\n"
+    )
+    return HTMLResponse(body, status_code=500, headers=headers)
 
 
 __all__ = ["create_app"]
