@@ -1,4 +1,5 @@
-"""What the picture scripts share (web_pictures.py, unit_pictures.py, play_pictures.py): a real
+"""What the picture scripts share (web_pictures.py, unit_pictures.py, play_pictures.py,
+guide_pictures.py): a real
 `listbuilder serve` on a folder of lists, Debian's Chromium at /usr/bin/chromium through the
 `playwright` package, and where the pictures go.
 
