@@ -105,3 +105,27 @@ def test_the_tests_that_need_an_outside_program_are_skipped_without_it(tmp_path)
     summary = done.stdout.strip().splitlines()[-1]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert re.fullmatch(r"\d+ skipped in [\d.]+s( \([\d:]+\))?", summary), summary
+
+
+def test_the_readmes_serve_advice_leaves_the_repository_as_shipped():
+    # Issue 31.9: `serve examples` and one Add edited a shipped list. The README serves a copy,
+    # and what any served folder keeps beside its lists (.listbuilder/) is never committed.
+    served = re.findall(r"`(cp -r examples (\S+) && listbuilder serve (\S+))`", README)
+    assert served and all(copy == folder for _, copy, folder in served), served
+    assert "listbuilder serve examples" not in README
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    for name in ("examples/.listbuilder/history/x.yaml", ".listbuilder/games/a/0001.yaml", "my-lists/a.yaml"):
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", name], cwd=ROOT, capture_output=True, timeout=30, check=False
+        )
+        assert done.returncode == 0, f"git would commit {name}"
+
+
+def test_the_readme_names_every_outside_program_the_tests_need():
+    for program, install in (
+        ("Chromium", "apt-get install chromium"),
+        ("axe-core", "npm install -g axe-core"),
+        ("yaml-language-server", "npm install -g yaml-language-server"),
+    ):
+        assert re.search(rf"\| {re.escape(program)} \| `[^`]*{re.escape(install)}`", README), program
