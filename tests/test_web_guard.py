@@ -394,3 +394,24 @@ def test_htmx_gets_the_advice_as_text_the_page_shows(tmp_path: Path, monkeypatch
     assert answer.status == 500
     assert answer.headers["content-type"].startswith("text/plain")  # app.js shows it as an alert
     assert answer.text.startswith("Something went wrong: listbuilder met an error it did not expect")
+
+
+# --- what a change did, said on the next page --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "shown"),
+    [
+        ({"Sec-Fetch-Site": "same-origin"}, True),  # this server's redirect after a change
+        ({}, True),  # a client that is no browser
+        ({"Referer": "http://127.0.0.1:8000/"}, True),  # an old browser, from this server's page
+        ({"Sec-Fetch-Site": "cross-site"}, False),  # a link on another site
+        ({"Sec-Fetch-Site": "none"}, False),  # typed or pasted
+        ({"Referer": "https://evil.example/"}, False),  # an old browser, from another site
+    ],
+)
+def test_a_notice_is_shown_only_after_this_servers_own_redirect(tmp_path: Path, headers: dict[str, str], shown: bool):
+    client = Client(create_app(tmp_path), HOST)
+    answer = client.get("/?done=Your+list+was+sold", headers=headers)
+    assert answer.status == 200
+    assert ("Your list was sold" in answer.text) is shown

@@ -54,7 +54,7 @@ class Site:
             "token": self.token,
             "read_only": self.read_only,
             "folder_name": self.folder.name or str(self.folder),
-            "notice": request.query_params.get("done", ""),
+            "notice": notice(request),
             "restarted": request.query_params.get("restarted") == "1",
             "error": None,
             "conflict": False,
@@ -110,6 +110,20 @@ class _Page(Response):
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def notice(request: Request) -> str:
+    """What the change that led here did (``?done=``, put there by this server's redirect), shown
+    only when the browser says it came from one of this server's pages: a link on another site
+    could otherwise make a page say whatever it likes. A client that is no browser says nothing
+    and is taken at its word."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        trusted = site == "same-origin"
+    else:  # a browser before Fetch Metadata sends the page it came from
+        referer = urlsplit(request.headers.get("referer", ""))
+        trusted = not referer.netloc or referer.netloc == request.headers.get("host")
+    return request.query_params.get("done", "") if trusted else ""
 
 
 def is_htmx(request: Request) -> bool:
