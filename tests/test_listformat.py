@@ -121,3 +121,19 @@ def test_a_key_outside_the_declaration_is_refused_by_both():
     ):
         assert any("unknown key 'colour'" in e for e in reader_errors(data))
         assert not schema_ok(data)
+
+
+@pytest.mark.parametrize(("digits", "said"), [(4_301, "a number of 4,301 digits is too long to read"), (100, None)])
+def test_a_number_past_pythons_digit_limit_is_named_by_its_length(cli, tmp_path, digits, said):
+    listed = tmp_path / "big.yaml"
+    listed.write_text(
+        f"system: might-skirmish\nname: Big\npoints: 100\nunits:\n  - unit: Hunter\n    count: {'9' * digits}\n"
+    )
+    result = cli("validate", str(listed))
+    out = result.stdout + result.stderr
+    if said:  # refused at its line, without the 4,301 digits repeated back
+        assert result.exit_code == 2, out
+        assert f"line 6, column 12: {said}" in out and "write a smaller number" in out
+        assert len(out) < 600, out
+    else:  # a hundred digits is read, and judged as a count like any other
+        assert result.exit_code == 1, out

@@ -274,4 +274,9 @@ class _Walker:
         except yaml.constructor.ConstructorError as exc:
             raise self.fail(node, exc.problem or "this value cannot be read", "quote it to make it text") from None
         except (ValueError, OverflowError):
+            digits = sum(c.isdigit() for c in node.value)
+            if digits > 100:  # int() refuses more than 4,300 digits: no number in a list is that long
+                raise self.fail(
+                    node, f"a number of {digits:,} digits is too long to read", "write a smaller number"
+                ) from None
             raise self.fail(node, f"the value '{node.value}' cannot be read", "quote it to make it text") from None
