@@ -52,6 +52,29 @@ def test_validate_illegal_list_names_each_rule_and_entry(cli):
     assert "error   line 5: 14 points over the 100-point limit (114 of 100)" in out
 
 
+def test_validate_a_folder_checks_every_list_file_in_it(cli, tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "b.yaml").write_text(ZOMBIES.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "a.yml").write_text(ZOMBIES.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "notes.txt").write_text("not a list", encoding="utf-8")
+    (folder / ".hidden.yaml").write_text("not: a list", encoding="utf-8")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "c.yaml").write_text(MASH.read_text(encoding="utf-8"), encoding="utf-8")
+    legal = cli("validate", folder)
+    assert legal.exit_code == 0, legal.stderr
+    lines = legal.stdout.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [str(folder / "a.yml"), str(folder / "b.yaml")]
+    (folder / "c.yaml").write_text(MASH.read_text(encoding="utf-8"), encoding="utf-8")
+    mixed = cli("validate", folder)
+    assert mixed.exit_code == 1 and f"{folder / 'c.yaml'}: NOT LEGAL" in mixed.stdout
+
+
+def test_validate_a_folder_without_lists_says_so(cli, tmp_path):
+    result = cli("validate", tmp_path)
+    assert result.exit_code == 2 and "this is a folder, not a list file" in result.stderr
+
+
 def test_validate_json_shape(cli):
     result = cli("validate", "--json", ZOMBIES, MASH)
     assert result.exit_code == 1
@@ -254,12 +277,16 @@ def test_catalog_and_systems_have_json(cli):
 
 
 def test_cost_with_no_stats_lists_the_rule_sets_stats_with_an_example(cli):
+    # Asking for the stats is help, not a mistake: they go to stdout with exit 0.
     result = cli("cost", "might-skirmish")
-    assert result.exit_code == 2
-    assert "might-skirmish stats: Class (one of Soldier, Warrior, Beast" in result.stderr
-    assert "Might (a whole number)" in result.stderr
-    assert "e.g. listbuilder cost might-skirmish --class Soldier --might 1" in result.stderr
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith("might-skirmish stats: Class (one of Soldier, Warrior, Beast")
+    assert "Might (a whole number)" in result.stdout
+    assert "e.g. listbuilder cost might-skirmish --class Soldier --might 1" in result.stdout
+    assert "error" not in result.stdout
+    # One stat given but not enough is still a mistake, with the same guide under it.
     srp = cli("cost", "speed-range-power", "--speed", "6")
+    assert srp.exit_code == 2
     assert "Traits (any of big-guns, attacker, defender, joined by +, optional)" in srp.stderr
 
 

@@ -349,3 +349,8 @@ def test_a_port_in_use_and_a_missing_folder_are_bad_input(cli, server: Server, t
     assert "--port 0" in busy.stderr
     missing = cli("serve", tmp_path / "nowhere", "--port", "0", "--no-open")
     assert missing.exit_code == 2 and "no such folder" in missing.stderr
+    (tmp_path / "army.yaml").write_text("system: might-skirmish\n", encoding="utf-8")
+    a_file = cli("serve", tmp_path / "army.yaml", "--port", "0", "--no-open")
+    assert a_file.exit_code == 2 and "no such folder" not in a_file.stderr
+    assert f"{tmp_path / 'army.yaml'}: this is a file, not a folder" in a_file.stderr
+    assert f"serve the folder it is in: {tmp_path}" in a_file.stderr

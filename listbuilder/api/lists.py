@@ -22,6 +22,7 @@ from listbuilder.army.phrases import total_text as total_text
 from listbuilder.army.pricing import Pricing
 from listbuilder.army.pricing import price as price
 from listbuilder.army.pricing import read_stats as read_stats
+from listbuilder.army.pricing import stats_guide as stats_guide
 from listbuilder.army.report import Report, build_report
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.rules.catalog import Catalogs
@@ -40,6 +41,7 @@ __all__ = [
     "price",
     "problem_place",
     "read_stats",
+    "stats_guide",
     "stats_line",
     "total_text",
 ]

@@ -66,7 +66,9 @@ def stats_example(system: System) -> tuple[tuple[str, str], ...]:
     return tuple(parts)
 
 
-def _stats_detail(system: System) -> ErrorDetail:
+def stats_guide(system: System) -> ErrorDetail:
+    """The rule set's stats, what each takes and an example statline: what a face shows a player
+    who asks how to price a statline (the ``price`` action words how to give them)."""
     return ErrorDetail(
         message=f"{system.id} stats: {stats_help(system)}",
         hint=f"e.g. '{statline_example(system)}'",
@@ -127,7 +129,7 @@ def read_stats(system: System, given: Sequence[tuple[str, str]] = (), statline: 
             for key, value in parsed_line.items():
                 put(key, value, "in the statline and as an option")
     if errors:
-        raise InputError("these stats cannot be used", details=[*errors, _stats_detail(system)])
+        raise InputError("these stats cannot be used", details=[*errors, stats_guide(system)])
     return values
 
 
@@ -173,13 +175,13 @@ def price(system: System, stats: Mapping[str, Any], unit_name: str | None = None
     elif not stats or set(stats) == {"name"}:
         raise InputError(
             f"give the stats of the unit to price, or the name of a catalog unit of {system.id}",
-            details=[_stats_detail(system)],
+            details=[stats_guide(system)],
         )
     found, errors = system.unit_from({"name": "Custom unit", **stats})
     if found is None:
         raise InputError(
             "this statline cannot be priced",
-            details=[*(_as_stats(system, e) for e in errors), _stats_detail(system)],
+            details=[*(_as_stats(system, e) for e in errors), stats_guide(system)],
         )
     unit = found
     if base is not None and "name" not in stats:

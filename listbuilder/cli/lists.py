@@ -22,6 +22,8 @@ def validate(
 ) -> None:
     """Check lists against their rule sets and say what breaks which rule.
 
+    A folder stands for every list file directly in it (*.yaml and *.yml).
+
     Exit 0 when every list is legal, 1 when one breaks a rule, 2 when a file cannot be read.
 
     Example: listbuilder validate --strict my-warband.yaml
@@ -36,7 +38,7 @@ def validate(
     except ListbuilderError as exc:
         fail(exc)
     worst = EXIT_OK
-    for path in files:
+    for path in list_files(files):
         try:
             report = lists.check_list(path, books)
         except ListbuilderError as exc:
@@ -49,6 +51,24 @@ def validate(
             worst = max(worst, EXIT_RULES_BROKEN)
         say(to_json(report.as_json(strict)) if as_json else views.validation(report, strict))
     raise typer.Exit(worst)
+
+
+def list_files(paths: Sequence[Path]) -> list[Path]:
+    """``paths`` with each folder replaced by the list files directly in it, by name; a folder
+    with none stays as it is, so reading it says what is wrong."""
+    out: list[Path] = []
+    for path in paths:
+        found = []
+        if path.is_dir():
+            try:
+                found = sorted(
+                    (p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith(".")),
+                    key=lambda p: p.name.lower(),
+                )
+            except OSError:
+                found = []
+        out += [p for p in found if p.is_file()] or [path]
+    return out
 
 
 @command("points")
@@ -100,7 +120,7 @@ def cost(
 
     Give each stat as an option, --STAT VALUE, or the whole statline in quotes, written as
     'listbuilder export' and 'odds' write it; a list stat joins its values with + (--traits
-    attacker+big-guns). 'listbuilder cost SYSTEM' alone lists the rule set's stats. With --unit,
+    attacker+big-guns). 'listbuilder cost SYSTEM' alone lists the rule set's stats and exits 0. With --unit,
     a catalog unit is priced, and any stat given changes its statline.
 
     Exit 0 when the statline is legal, 1 when it breaks a rule, 2 when it cannot be read.
@@ -116,6 +136,9 @@ def cost(
 
     try:
         rules = rulesets.open_catalogs(catalogs).get(system)
+        if unit is None and not ctx.args:  # no statline asked for: the stats to give are the answer
+            say(views.stats_guide(lists.stats_guide(rules)))
+            raise typer.Exit(EXIT_OK)
         pairs, statline = stat_options(rules.definition.stats, ctx.args)
         result = lists.price(rules, lists.read_stats(rules, pairs, statline), unit)
     except ListbuilderError as exc:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from listbuilder.api.lists import CostPart, Pricing, Problem, Report
     from listbuilder.api.rulesets import CatalogListing, CatalogUnit, System, Unit
     from listbuilder.api.sharing import ListDiff
-    from listbuilder.errors import Action
+    from listbuilder.errors import Action, ErrorDetail
 
 # Characters that steer a terminal rather than show: C0 controls but tab and newline, DEL, C1
 # controls (ESC sequences set the window title or clear the screen), and the bidi overrides
@@ -118,6 +118,12 @@ def cost(system: System, unit: Unit, parts: Sequence[CostPart], problems: Sequen
     else:
         lines.append("  legal statline")
     return "\n".join(lines)
+
+
+def stats_guide(guide: ErrorDetail) -> str:
+    """A rule set's stats and how to give them to ``cost``: the guide's text, its example under it."""
+    hint = guide.full_hint(command_hint)
+    return guide.message + (f"\n  {hint}" if hint else "")
 
 
 def systems(all_systems: Sequence[System]) -> str:

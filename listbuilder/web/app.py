@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from listbuilder.api import folders
-from listbuilder.errors import InputError
+from listbuilder.errors import InputError, shown
 from listbuilder.web import builder, lists, play, sheets, units
 from listbuilder.web.security import HEADERS, HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
@@ -44,6 +44,9 @@ def create_app(
     else are refused; with ``port=None`` any port of that host). ``read_only`` refuses every
     change. ``token`` (default: a new random one) must come with every write."""
     root = Path(folder)
+    if root.is_file():
+        folder_of = shown(root.parent) if root.parent != Path() else ". (this folder)"
+        raise InputError.detailed("this is a file, not a folder", f"serve the folder it is in: {folder_of}", file=root)
     if not root.is_dir():
         raise InputError.detailed("no such folder", "serve a folder of list files", file=root)
     if not read_only:
