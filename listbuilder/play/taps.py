@@ -121,16 +121,30 @@ def tap_of(fields: Mapping[str, Sequence[str]]) -> Tap:
     if kind is Score:
         return Score(track=one("track"), by=_whole(one("by"), "the amount"))
     if kind is RollDice:
-        given = [f for f in one("faces").replace(",", " ").split() if f]
+        given = one("faces").replace(",", " ").split()
+        if len(given) > MAX_FACES:
+            raise InputError(f"a roll takes at most {MAX_FACES} dice, found {len(given):,}")
         return RollDice(roll=one("roll"), faces=tuple(_whole(f, "a die") for f in given))
     return kind()
 
 
+MAX_DIGITS = 9  # a number a form sends: more than any score or die (as the builder's forms read them)
+MAX_FACES = 10  # dice a form may name for one roll; a roll-off takes two
+
+
 def _whole(text: str, what: str) -> int:
+    """A form's number, read with a bound: ``int()`` past 4,300 digits is a ValueError of its own."""
+    digits = text.strip().lstrip("+-")
+    if len(digits) > MAX_DIGITS and digits.isascii() and digits.isdigit():
+        raise InputError(
+            f"{what} must be a whole number of at most {MAX_DIGITS} digits, found one of {len(digits):,} digits"
+        )
     try:
-        value = int(text.strip())
+        value = int(text.strip()) if len(digits) <= MAX_DIGITS else None
     except ValueError:
-        raise InputError(f"{what} must be a whole number, found '{text[:40]}'") from None
+        value = None
+    if value is None:
+        raise InputError(f"{what} must be a whole number, found '{text[:40]}'")
     if abs(value) > 1_000_000:
         raise InputError(f"{what} is out of range: {value}")
     return value
