@@ -22,6 +22,15 @@ def odds(
             show_default=False,
         ),
     ],
+    attack: Annotated[
+        str | None,
+        typer.Option(
+            "--attack",
+            help="Which kind of attack, where the rule set has more than one (might-skirmish: melee or ranged; "
+            "deathzap: shooting or melee). Default: its first.",
+            show_default=False,
+        ),
+    ] = None,
     mechanic: Annotated[
         str | None, typer.Option("--mechanic", help="Which of the rule set's dice mechanics (default: its main one).")
     ] = None,
@@ -36,7 +45,9 @@ def odds(
     which fight of the turn...) follows as OPTION=VALUE, each once; an unknown option lists the
     ones the rule set has.
 
-    Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" attack=melee
+    Where the rule set has more than one kind of attack, --attack picks the one the odds show.
+
+    Example: listbuilder odds might-skirmish "Beast, Might 6" "Grandpa Bones" --attack ranged
     """
     from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
         lists,
@@ -48,7 +59,7 @@ def odds(
         books = rulesets.open_catalogs(catalogs)
         if len(args) >= 2 and all(a.endswith((".yaml", ".yml")) or Path(a).is_file() for a in args[:2]):
             a, b = lists.check_list(Path(args[0]), books), lists.check_list(Path(args[1]), books)
-            grid = matchups.odds_lists(a, b, situation_words(args[2:]), mechanic=mechanic)
+            grid = matchups.odds_lists(a, b, situation_words(args[2:]), mechanic=mechanic, attack=attack)
             say(to_json(grid.as_json()) if as_json else matchups.matrix_text(grid.grid, grid.a, grid.b, grid.columns))
             return
         if len(args) < 3:
@@ -56,7 +67,9 @@ def odds(
                 "odds needs a rule set and two units, or two list files",
                 "listbuilder odds SYSTEM ATTACKER TARGET, or listbuilder odds A.yaml B.yaml",
             )
-        outcome = matchups.odds(books, args[0], args[1], args[2], situation_words(args[3:]), mechanic=mechanic)
+        outcome = matchups.odds(
+            books, args[0], args[1], args[2], situation_words(args[3:]), mechanic=mechanic, attack=attack
+        )
         say(to_json(outcome.as_json()) if as_json else matchups.outcome_text(outcome, exact))
     except ListbuilderError as exc:
         fail(exc)

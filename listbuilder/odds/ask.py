@@ -11,6 +11,7 @@ from typing import Any
 
 from listbuilder.army.report import Report
 from listbuilder.errors import InputError
+from listbuilder.odds.attacks import attack_kinds, attack_named
 from listbuilder.odds.matchups import Matrix, Outcome, fielded, matchup, matrix, mechanic_of
 from listbuilder.odds.parts import option_values
 from listbuilder.odds.results import figure, percent
@@ -41,10 +42,13 @@ def read_unit(system: System, spec: str) -> Unit:
 Situation = Mapping[str, "str | bool | int"]  # an option's value as given: a form's text, a bare flag
 
 
-def situation_of(system: System, mechanic: str | None, given: Situation) -> dict[str, Any]:
+def situation_of(system: System, mechanic: str | None, given: Situation, attack: str | None = None) -> dict[str, Any]:
     """A situation as the mechanic's option values (checked by ``resolve``): a value given as text,
     a form's field or a word typed, is read by its option's kind (a flag's yes or no, a number's
-    digits); a flag may be given as ``True`` alone, and so may no other option."""
+    digits); a flag may be given as ``True`` alone, and so may no other option. ``attack`` names
+    the kind of attack, whose mechanic's options these are when ``mechanic`` is not given."""
+    if attack is not None and mechanic is None:
+        mechanic = attack_named(system, attack).mechanic
     options = mechanic_of(system, mechanic).options
     out: dict[str, Any] = {}
     for key, value in given.items():
@@ -88,7 +92,8 @@ def situation_text(situation: Sequence[tuple[str, Any]]) -> str:
 
 def outcome_text(outcome: Outcome, exact: bool = False) -> str:
     situation = situation_text(outcome.situation)
-    lines = [f"{outcome.title}: {outcome.attacker} against {outcome.target}" + (f" ({situation})" if situation else "")]
+    title = outcome.attack_title or outcome.title
+    lines = [f"{title}: {outcome.attacker} against {outcome.target}" + (f" ({situation})" if situation else "")]
     rows = [(r.name, _chance(r.chance, exact)) for r in outcome.results]
     rows.append(("expected models removed", f"{figure(outcome.expected_kills):>7}"))
     width = max(len(name) for name, _ in rows)
@@ -99,7 +104,8 @@ def outcome_text(outcome: Outcome, exact: bool = False) -> str:
 
 
 def list_matrix(system: System, a: Report, b: Report, **situation: Any) -> tuple[Matrix, list[Unit], list[Unit]]:
-    """A's units (one row per entry) against B's: columns per entry of B, efficiency weighted by B's counts."""
+    """A's units (one row per entry) against B's: columns per entry of B, efficiency weighted by
+    B's counts; ``situation`` as ``matrix`` takes it (``attack_kind='ranged'``, ``cover='soft'``...)."""
     rows = [line.entry.unit for line in a.lines]
     every_b = fielded(b)
     grid = matrix(system, rows, every_b, **situation)
@@ -133,25 +139,42 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
             row.append("–" if eff is None else figure(eff))
         table.append(row)
     widths = [max(len(r[k]) for r in table) for k in range(len(head))]
-    out = [
-        f"{a.army.name} against {b.army.name} ({grid.system}, {grid.mechanic}): expected models removed by one attack"
-    ]
+    kind = grid.attack_title or grid.mechanic
+    out = [f"{a.army.name} against {b.army.name} ({grid.system}, {kind}): expected models removed by one attack"]
     for r in table:
         out.append(
             "  " + "  ".join(c.rjust(w) if k else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True)))
         )
     if any(c is None for row in cells for c in row):  # the legend explains only what the grid shows
-        out.append("  – : the rules allow no such attack")
+        out.append(f"  – : {no_attack_text(kind)}")
+    if grid.efficiency is not None:
+        out.append(f"  {efficiency_text(b.army.name, a.system.size_unit)}")
     return "\n".join(out)
 
 
-def one_matchup(system: System, attacker: str, target: str, mechanic: str | None, situation: Situation) -> Outcome:
+def no_attack_text(kind: str) -> str:
+    """What a dash in a grid of ``kind`` means, said once below it."""
+    return f"the row's unit can make no {kind.lower()} on the column's unit"
+
+
+def efficiency_text(opponent: str, measure: str) -> str:
+    """What a grid's "kills per 100 points" column means, in one sentence."""
+    return (
+        f"Kills per 100 {measure}: the models one attack of the unit is expected to remove, averaged over"
+        f" every model of {opponent}, for each 100 {measure} the unit costs."
+    )
+
+
+def one_matchup(
+    system: System, attacker: str, target: str, mechanic: str | None, situation: Situation, attack: str | None = None
+) -> Outcome:
     return matchup(
         system,
         read_unit(system, attacker),
         read_unit(system, target),
         mechanic=mechanic,
-        **situation_of(system, mechanic, situation),
+        attack_kind=attack,
+        **situation_of(system, mechanic, situation, attack),
     )
 
 
@@ -171,11 +194,20 @@ PRINTED_ROWS = 40
 PRINTED_COLUMNS = 12
 
 
-def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
+def matrix_views(system: System, a: Report, b: Report) -> list[dict[str, Any]]:
+    """One ``matrix_view`` for each of the rule set's kinds of attack, the default first."""
+    return [matrix_view(system, a, b, kind.id) for kind in attack_kinds(system)]
+
+
+def matrix_view(system: System, a: Report, b: Report, attack: str | None = None) -> dict[str, Any]:
     """The matrix of A against B as plain data for the printed reference sheet: the first
     ``PRINTED_ROWS`` entries of A against the first ``PRINTED_COLUMNS`` of B, and a note of the
-    rest when there are more (kills per 100 points still count every one of B's models)."""
-    grid, _, columns = list_matrix(system, a, b)
+    rest when there are more (kills per 100 points still count every one of B's models).
+    ``attack`` picks the kind of attack (default: the rule set's first); ``kinds`` lists them
+    all, (id, title), for a switch between them."""
+    kinds = attack_kinds(system)
+    kind = kinds[0] if attack is None else attack_named(system, attack)
+    grid, _, columns = list_matrix(system, a, b, attack_kind=kind.id)
     cells = matrix_cells(grid, columns)
     shown_rows, shown_columns = a.lines[:PRINTED_ROWS], columns[:PRINTED_COLUMNS]
     rows: list[dict[str, Any]] = []
@@ -201,10 +233,13 @@ def matrix_view(system: System, a: Report, b: Report) -> dict[str, Any]:
     if len(columns) > PRINTED_COLUMNS:
         left_out.append(f"the first {PRINTED_COLUMNS} of the {len(columns)} entries of {b.army.name}")
     note = f"Shown: {' and '.join(left_out)}. The odds of the two whole lists give every matchup." if left_out else ""
-    mechanic = mechanic_of(system, None)
     return {
         "title": f"{a.army.name} against {b.army.name}",
-        "mechanic": mechanic.title,
+        "mechanic": kind.title,  # what the cells show: 'Ranged attack'
+        "attack": kind.id,
+        "kinds": [(k.id, k.title) for k in kinds],
+        "explain": efficiency_text(b.army.name, system.size_unit) if grid.efficiency is not None else "",
+        "no_attack": no_attack_text(kind.title),
         "columns": [
             {"name": u.name, "count": line.entry.count}
             for u, line in zip(shown_columns, b.lines[:PRINTED_COLUMNS], strict=True)

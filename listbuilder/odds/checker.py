@@ -18,7 +18,7 @@ from listbuilder.odds.parts import Band, FromUnit, Option, Roll, option_values, 
 from listbuilder.rules.system import System
 from listbuilder.words import did_you_mean, one_of
 
-RESERVED = ("mechanic",)  # keywords matchup() takes itself
+RESERVED = ("mechanic", "attack_kind")  # keywords matchup() takes itself
 
 
 class Checker:
@@ -108,7 +108,11 @@ class Checker:
         for name, option in options.items():
             where = (*path, "options", name)
             if not name.isidentifier() or name in RESERVED:
-                self.error(where, f"'{name}' cannot be an option name", "use letters, digits and '_'; not 'mechanic'")
+                self.error(
+                    where,
+                    f"'{name}' cannot be an option name",
+                    "use letters, digits and '_'; not 'mechanic' or 'attack_kind'",
+                )
             if option.kind == "choice":
                 if not option.values and not option.values_from:
                     self.error(where, "a choice option needs 'values'")

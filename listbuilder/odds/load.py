@@ -121,4 +121,21 @@ def check_odds(odds: OddsFile, system: System, d: Document) -> list[ErrorDetail]
     for i, name in enumerate(odds.card):
         if name not in ids:
             c.error(("card", i), f"no mechanic '{name}'", did_you_mean(name, ids))
+    kinds = [k.id for k in odds.attacks]
+    for i, kind in enumerate(odds.attacks):
+        if kind.id in kinds[:i]:
+            c.error(("attacks", i, "id"), f"the kind of attack '{kind.id}' is declared twice")
+        works = odds.mechanic(kind.mechanic)
+        if works is None:
+            c.error(("attacks", i, "mechanic"), f"no mechanic '{kind.mechanic}'", did_you_mean(kind.mechanic, ids))
+            continue
+        for key, value in kind.situation.items():
+            where = ("attacks", i, "situation", key)
+            option = works.options.get(key)
+            if option is None:
+                c.error(where, f"the mechanic '{works.id}' has no option '{key}'", did_you_mean(key, works.options))
+            else:
+                c.value(where, key, option, value)
+    if len(odds.attacks) == 1:
+        c.error(("attacks",), "one kind of attack needs no 'attacks'", "declare two or more, or leave 'attacks' out")
     return c.errors

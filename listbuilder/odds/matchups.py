@@ -19,12 +19,14 @@ from listbuilder.army.report import Report
 from listbuilder.errors import ErrorDetail
 from listbuilder.memory import Bounded
 from listbuilder.odds import bounds, dice, load
+from listbuilder.odds.attacks import kind_of, with_attack
 from listbuilder.odds.bounds import TooMuchWork, named
 from listbuilder.odds.kinds import ratio_table
 from listbuilder.odds.load import load_odds
 from listbuilder.odds.mechanic import Mechanic
 from listbuilder.odds.results import CardTable, Tally, figure, percent
 from listbuilder.odds.situation import ImpossibleMatchup, OddsError, resolve
+from listbuilder.odds.spec import AttackKind
 from listbuilder.record import Record, record
 from listbuilder.rules import cache
 from listbuilder.rules.catalog import System
@@ -64,12 +66,15 @@ class Outcome(Record):
     expected_losses: Fraction
     situation: tuple[tuple[str, Any], ...]
     truncation: Fraction = Fraction(0)
+    attack: str = ""  # the kind of attack (its id), where the rule set's odds file names one
+    attack_title: str = ""  # its name: 'Ranged attack'
 
     def as_json(self) -> dict[str, Any]:
         """The shape ``listbuilder odds --json`` prints."""
         return {
             "system": self.system,
             "mechanic": self.mechanic,
+            "attack": self.attack,
             "attacker": self.attacker,
             "target": self.target,
             "situation": dict(self.situation),
@@ -132,23 +137,33 @@ def check_statline(system: System, unit: Unit) -> None:
         )
 
 
-def matchup(system: System, attacker: Unit, target: Unit, *, mechanic: str | None = None, **situation: Any) -> Outcome:
+def matchup(
+    system: System,
+    attacker: Unit,
+    target: Unit,
+    *,
+    mechanic: str | None = None,
+    attack_kind: str | None = None,
+    **situation: Any,
+) -> Outcome:
     """The exact odds of ``attacker`` against ``target`` under the rule set's dice.
 
-    ``mechanic`` picks one of the rule set's mechanics (default: its odds file's ``matchup``);
+    ``attack_kind`` picks one of the rule set's kinds of attack (``'ranged'``: its mechanic and the
+    options it sets), ``mechanic`` one of its mechanics (default: its odds file's ``matchup``);
     ``situation`` gives that mechanic's options (``cover='soft'``, ``defending=True``...), each
     with the default its odds file documents. Raises ``OddsError`` for an unknown option or a
     bad value, and ``ImpossibleMatchup`` when the rules do not allow the attack at all.
     """
     check_statline(system, attacker)
     check_statline(system, target)
+    mechanic, situation = with_attack(system, attack_kind, mechanic, situation)
     m = mechanic_of(system, mechanic)
     values = resolve(system, m, situation)
     key = (system.id, id(m), _unit_key(attacker), _unit_key(target), tuple(sorted(values.items())))
     found = _answer(system, m, attacker, target, values, key)
     if isinstance(found, OddsError):
         raise found
-    return _outcome(system, m, attacker, target, values, found)
+    return _outcome(system.id, m, attacker, target, values, found, kind_of(system, m.id, values))
 
 
 def _answer(
@@ -176,10 +191,18 @@ def _answer(
 
 
 def _outcome(
-    system: System, m: Mechanic, attacker: Unit, target: Unit, values: dict[str, Any], found: Tally
+    system_id: str,
+    m: Mechanic,
+    attacker: Unit,
+    target: Unit,
+    values: dict[str, Any],
+    found: Tally,
+    kind: AttackKind | None,
 ) -> Outcome:
     return Outcome(
-        system=system.id,
+        attack="" if kind is None else kind.id,
+        attack_title="" if kind is None else kind.title,
+        system=system_id,
         mechanic=m.id,
         title=m.title,
         attacker=attacker.name,
@@ -210,6 +233,8 @@ class Matrix(Record):
     costs: tuple[int, ...] | None
     efficiency: tuple[Fraction | None, ...] | None
     measure: str = ""
+    attack: str = ""  # the kind of attack every cell shows (its id), where the odds file names one
+    attack_title: str = ""  # its name: 'Ranged attack'
 
     def expected_kills(self, i: int, j: int) -> Fraction:
         cell = self.cells[i][j]
@@ -231,16 +256,25 @@ class Matrix(Record):
 
 
 def matrix(
-    system: System, units_a: Sequence[Unit], units_b: Sequence[Unit], *, mechanic: str | None = None, **situation: Any
+    system: System,
+    units_a: Sequence[Unit],
+    units_b: Sequence[Unit],
+    *,
+    mechanic: str | None = None,
+    attack_kind: str | None = None,
+    **situation: Any,
 ) -> Matrix:
-    """Each unit of ``units_a`` attacking each unit of ``units_b`` (see ``Matrix``)."""
+    """Each unit of ``units_a`` attacking each unit of ``units_b`` with one kind of attack (see
+    ``Matrix``; ``attack_kind``, ``mechanic`` and ``situation`` as ``matchup`` takes them)."""
     pairs = len({id(u) for u in units_a}) * len({id(u) for u in units_b})
     bounds.check(pairs, bounds.MAX_GRID_PAIRS, "different pairs of units in an odds grid", GRID_HINT)
     for unit in {id(u): u for u in (*units_a, *units_b)}.values():
         check_statline(system, unit)
     # The mechanic, the situation and each unit's key are worked out once, not once a cell.
+    mechanic, situation = with_attack(system, attack_kind, mechanic, situation)
     m = mechanic_of(system, mechanic)
     values = resolve(system, m, situation)
+    kind = kind_of(system, m.id, values)
     head = (system.id, id(m))
     situation_key = tuple(sorted(values.items()))
     keys_b = [_unit_key(u) for u in units_b]
@@ -265,7 +299,7 @@ def matrix(
                 elif isinstance(found, OddsError):
                     raise found
                 else:
-                    by_pair[pair] = _outcome(system, m, attacker, target, values, found)
+                    by_pair[pair] = _outcome(system.id, m, attacker, target, values, found, kind)
             built.append(by_pair[pair])
         rows[id(attacker)] = tuple(built)
         cells.append(rows[id(attacker)])
@@ -290,6 +324,8 @@ def matrix(
         costs=costs,
         efficiency=efficiency,
         measure=system.size_unit,
+        attack="" if kind is None else kind.id,
+        attack_title="" if kind is None else kind.title,
     )
 
 

@@ -10,13 +10,30 @@ line it comes from. Nothing here names a rule set.
 """
 
 # No "from __future__ import annotations": schema.py builds validators from real annotations.
+from collections.abc import Mapping
+from typing import Any
+
 from listbuilder.odds.kinds import KINDS, AnyMechanic
 from listbuilder.odds.mechanic import Mechanic
-from listbuilder.record import Record, record
+from listbuilder.record import FrozenMap, Record, record
 from listbuilder.rules.formats import Ruling
 from listbuilder.rules.schema import doc
 
 MECHANIC_KINDS = KINDS
+
+
+@record
+class AttackKind(Record):
+    """A kind of attack the rules describe (melee, ranged, shooting): the mechanic that works it
+    out and the option values that make it that kind. Each odds grid shows one kind, and names it."""
+
+    id: str = doc("its word, as 'listbuilder odds --attack ID' takes it, e.g. 'ranged'")
+    title: str = doc("its name on a grid, a form or a card, e.g. 'Ranged attack'")
+    mechanic: str = doc("the id of the mechanic that works it out")
+    situation: Mapping[str, Any] = doc(
+        "the options this kind sets, e.g. {attack: ranged}; a form does not offer them", default_factory=FrozenMap
+    )
+    source: str = doc("where the source text describes it")
 
 
 @record
@@ -27,6 +44,11 @@ class OddsFile(Record):
     matchup: str = doc("the mechanic used when a matchup names none")
     card: tuple[str, ...] = doc("the mechanics whose tables a rules card prints", default=())
     mechanics: tuple[AnyMechanic, ...] = doc("the mechanics")
+    attacks: tuple[AttackKind, ...] = doc(
+        "the kinds of attack the rules describe, when there is more than one (the first is the default); "
+        "leave out for one kind, the 'matchup' mechanic",
+        default=(),
+    )
     rulings: tuple[Ruling, ...] = doc("readings of the text the odds depend on", default=())
 
     def mechanic(self, mechanic_id: str) -> Mechanic | None:
@@ -34,3 +56,10 @@ class OddsFile(Record):
             if m.id == mechanic_id:
                 return m
         return None
+
+    def attack_kinds(self) -> tuple[AttackKind, ...]:
+        """The kinds of attack: those declared, or the one the ``matchup`` mechanic works out."""
+        if self.attacks:
+            return self.attacks
+        m = self.mechanic(self.matchup)
+        return (AttackKind(id=self.matchup, title=m.title if m else self.matchup, mechanic=self.matchup, source=""),)

@@ -101,14 +101,16 @@ def _qr_of(report: Report) -> str:
 
 
 def _with_matchups(sheet: pages.ReferenceSheet, reports: Sequence[Report], opponent: Report) -> pages.ReferenceSheet:
-    from listbuilder.odds.ask import matrix_view  # start-up: the odds package loads only for --vs
+    from listbuilder.odds.ask import matrix_views  # start-up: the odds package loads only for --vs
 
     views = []
     for r in reports:
         if r.system.id == sheet.system_id == opponent.system.id:
             # One direction, the list's units attacking: the grid is the slowest thing on the
             # page to lay out, and `listbuilder odds THEIRS MINE` gives the other way round.
-            views.append(matrix_view(r.system, r, opponent))
+            # One grid for each kind of attack (melee, ranged): paper cannot switch, and a grid
+            # of the better of the two would mix kinds in its kills per 100 points.
+            views.extend(matrix_views(r.system, r, opponent))
     return dataclasses.replace(sheet, matchups=tuple(views))
 
 

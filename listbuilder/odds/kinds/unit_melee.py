@@ -14,7 +14,7 @@ from listbuilder.odds.checker import Checker
 from listbuilder.odds.mechanic import Mechanic
 from listbuilder.odds.parts import FromUnit, MeleeResults
 from listbuilder.odds.results import Tally
-from listbuilder.odds.situation import Values, read
+from listbuilder.odds.situation import OddsError, Values, read
 from listbuilder.record import record
 from listbuilder.rules.catalog import System
 from listbuilder.rules.formats import Unit
@@ -24,6 +24,7 @@ Final = tuple[str, int, int]  # (outcome, attacker survivors, target survivors)
 
 # The outcomes, by their fields in MeleeResults (which names each in the rule set's words).
 OUTCOMES = ("attacker_wins", "target_wins", "both", "undecided")
+_TURNED = {"attacker_wins": "target_wins", "target_wins": "attacker_wins"}  # the fight's first side is the target
 
 
 @record
@@ -36,7 +37,16 @@ class UnitMelee(Mechanic):
     hits_per_casualty: FromUnit = doc("hits that make one casualty on a unit")
     hit_on: int = doc("the roll that hits")
     sides: int = doc("sides on each die", default=6)
-    first_strike: bool = doc("the attacker (the charger) strikes first in the first round", default=True)
+    first_strike: bool = doc("the charger strikes first in the first round", default=True)
+    charging_option: str | None = doc(
+        "a choice option of 'attacker' and 'target': which unit charged (null: always the attacker)", default=None
+    )
+    attacker_figures_option: str | None = doc(
+        "a number option: how many of the attacker's figures are left (null: all)", default=None
+    )
+    target_figures_option: str | None = doc(
+        "a number option: how many of the target's figures are left (null: all)", default=None
+    )
     results: MeleeResults = doc("the names of the outcomes")
 
     def check(self, c: Checker, path: Location) -> None:
@@ -45,28 +55,50 @@ class UnitMelee(Mechanic):
         c.from_unit((*path, "hits_per_casualty"), self.hits_per_casualty)
         if not 1 <= self.hit_on <= self.sides:
             c.error((*path, "hit_on"), f"expected a roll from 1 to {self.sides}")
+        c.option((*path, "charging_option"), self.charging_option, ("choice",))
+        option = c.options.get(self.charging_option or "")
+        if option is not None and option.kind == "choice" and sorted(option.values) != ["attacker", "target"]:
+            c.error((*path, "charging_option"), "the option must have the values 'attacker' and 'target'")
+        c.option((*path, "attacker_figures_option"), self.attacker_figures_option, ("number",))
+        c.option((*path, "target_figures_option"), self.target_figures_option, ("number",))
 
     def engine(self, system: System, attacker: Unit, target: Unit, v: Values) -> Tally:
         """The decided outcome of a melee between two whole units, and the figures each loses."""
         side = {}
-        for name, unit in (("attacker", attacker), ("target", target)):
+        for name, unit, option in (
+            ("attacker", attacker, self.attacker_figures_option),
+            ("target", target, self.target_figures_option),
+        ):
+            figures = int(unit.stats.get(self.figures, 1))
+            left = v.get(option) if option else None
+            if left is not None and left > figures:
+                raise OddsError.detailed(
+                    f"{unit.name} has {figures} figure{'s' if figures != 1 else ''}, not {left}",
+                    f"give '{option}' from 1 to {figures}",
+                )
             side[name] = (
-                int(unit.stats.get(self.figures, 1)),
+                figures if left is None else left,
                 int(read(system, unit, self.dice)),
                 int(read(system, unit, self.hits_per_casualty)),
             )
-        fight = _Fight(self.sides, self.hit_on, side["attacker"][1:], side["target"][1:])
-        na, nb = side["attacker"][0], side["target"][0]
         for figures, dice_each, _ in side.values():
             bounds.check(figures, bounds.MAX_MELEE_FIGURES, "figures a side in a melee")
             bounds.check(figures * dice_each, bounds.MAX_MELEE_DICE, "dice a side rolls in a round of melee")
-        finals = fight.first_round(na, nb) if self.first_strike else fight.simultaneous(na, nb)
+        # The charger is the first side of the fight; the target charging turns the fight round.
+        turned = bool(self.charging_option) and v.get(self.charging_option or "") == "target"
+        first, second = ("target", "attacker") if turned else ("attacker", "target")
+        fight = _Fight(self.sides, self.hit_on, side[first][1:], side[second][1:])
+        n1, n2 = side[first][0], side[second][0]
+        finals = fight.first_round(n1, n2) if self.first_strike else fight.simultaneous(n1, n2)
+        na, nb = side["attacker"][0], side["target"][0]
         by_result = {r: Fraction(0) for r in OUTCOMES}
         kills = losses = Fraction(0)
-        for (result, sa, sb), chance in finals.items():
+        for (result, s1, s2), chance in finals.items():
+            if turned:
+                result, s1, s2 = _TURNED.get(result, result), s2, s1
             by_result[result] += chance
-            kills += chance * (nb - sb)
-            losses += chance * (na - sa)
+            kills += chance * (nb - s2)
+            losses += chance * (na - s1)
         shown = OUTCOMES if by_result["undecided"] else OUTCOMES[:-1]
         results = tuple((getattr(self.results, r), by_result[r]) for r in shown)
         return Tally(results=results, kills=kills, losses=losses)
