@@ -79,7 +79,7 @@ def test_the_list_grid_names_its_kind_and_explains_kills_per_100_points(cli):
         (("deathmelt", "Hive Warrior", "Hive Warrior", "--attack", "ranged"), "deathmelt has one kind of attack"),
         (
             ("might-skirmish", "Hunter", "Hunter", "attack=melee", "--attack", "ranged"),
-            "the situation disagrees with --attack ranged",
+            "the situation disagrees with the kind of attack 'ranged'",
         ),
         (("deathzap", "Brood Lord", "Brood Lord", "--attack", "melee", "--mechanic", "shooting"), "not both"),
         (

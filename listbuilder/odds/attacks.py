@@ -33,7 +33,7 @@ def attack_named(system: System, attack: str) -> AttackKind:
     if len(kinds) == 1:
         raise OddsError.detailed(
             f"{system.id} has one kind of attack, '{ids[0]}', not '{attack}'",
-            f"its odds are always of {kinds[0].title.lower()}: leave out --attack",
+            f"its odds are always of {kinds[0].title.lower()}: choose no kind of attack",
         )
     raise OddsError.detailed(
         f"{system.id} has no kind of attack '{attack}'",
@@ -54,7 +54,7 @@ def with_attack(
     if mechanic is not None and mechanic != kind.mechanic:
         raise OddsError.detailed(
             f"the {kind.title.lower()} is worked out by the mechanic '{kind.mechanic}', not '{mechanic}'",
-            "give --attack or --mechanic, not both",
+            "choose a kind of attack or a mechanic, not both",
         )
     problems = [
         ErrorDetail(message=f"{key}={situation[key]} is not {kind.title.lower()}", hint=f"leave out '{key}'")
@@ -62,7 +62,7 @@ def with_attack(
         if key in situation and situation[key] != value
     ]
     if problems:
-        raise OddsError(f"the situation disagrees with --attack {attack}", details=problems)
+        raise OddsError(f"the situation disagrees with the kind of attack '{attack}'", details=problems)
     return kind.mechanic, {**situation, **kind.situation}
 
 

@@ -27,7 +27,7 @@ class AttackKind(Record):
     """A kind of attack the rules describe (melee, ranged, shooting): the mechanic that works it
     out and the option values that make it that kind. Each odds grid shows one kind, and names it."""
 
-    id: str = doc("its word, as 'listbuilder odds --attack ID' takes it, e.g. 'ranged'")
+    id: str = doc("its word, as a question names the kind, e.g. 'ranged'")
     title: str = doc("its name on a grid, a form or a card, e.g. 'Ranged attack'")
     mechanic: str = doc("the id of the mechanic that works it out")
     situation: Mapping[str, Any] = doc(
