@@ -303,7 +303,25 @@
     }
   }
 
+  /* A wide table scrolls sideways on a phone: it takes the keyboard's focus too, named by its caption. */
+  function scrollers() {
+    document.querySelectorAll(".matrix, .ref-table").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        var caption = box.querySelector("figcaption, caption");
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", caption ? caption.textContent.trim().slice(0, 120) : "A table");
+      } else if (box.getAttribute("role") === "region") {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    });
+  }
+
   draw("");
+  scrollers();
+  window.addEventListener("resize", scrollers);
   window.addEventListener("storage", function (e) {
     if (e.key === storeKey) { game = load(); draw("The game changed in another tab"); }
   });
