@@ -80,6 +80,29 @@ def add(
         fail(exc)
 
 
+@command("update")
+def update(
+    file: Annotated[Path, typer.Argument(help="The list file to bring up to date.", show_default=False)],
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Bring a list up to its catalogs, in place: units named by a former name take their current
+    name (the total does not change), and retired units are replaced by the unit their catalog
+    names in their place. Everything else in the file stays as it was.
+
+    Example: listbuilder update zombies.yaml
+    """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
+    try:
+        result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.UpdateUnits())
+        say(views.edited(result, result.done))
+    except ListbuilderError as exc:
+        fail(exc)
+
+
 @command("remove")
 def remove(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
