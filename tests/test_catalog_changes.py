@@ -215,3 +215,14 @@ def test_the_builder_shows_the_warning_and_a_use_button_that_renames(served: Ser
     assert "  - unit: Crypt Lord   # the boss\n" in (served.folder / "old.yaml").read_text()
     page = served.get("/list/old.yaml").text
     assert "Use Crypt Lord" not in page and "Use Bone Hound</button>" in page
+
+
+def test_the_editor_schema_accepts_old_names_and_says_what_they_are_now():
+    from listbuilder.share.editorschema import list_schema
+
+    schema = list_schema(BOOKS.get("ms-revised"))
+    entry = schema["properties"]["units"]["items"]["oneOf"][0]
+    unit = entry["properties"]["unit"]
+    said = dict(zip(unit["enum"], unit["enumDescriptions"], strict=True))
+    assert said["Tomb King"] == said["Barrow King"] == "Now called Crypt Lord: write that name."
+    assert said["Ghast"] == "No longer in the catalogs (last in revision 2)."
