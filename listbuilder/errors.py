@@ -69,7 +69,7 @@ class Action(Record):
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
 # a catalog folder of one's own, a QR code printed with the roster it goes on, a unit's current name
-# for its former one, a retired unit replaced or removed.
+# for its former one, a retired unit replaced or removed, the rule set of a list typed by hand.
 ACTIONS = (
     "catalog",
     "add",
@@ -86,6 +86,7 @@ ACTIONS = (
     "qr-on-roster",
     "rename",
     "retired",
+    "import-system",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 

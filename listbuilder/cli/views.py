@@ -298,6 +298,7 @@ _COMMANDS = {
     "output": "choose the file with -o, e.g. -o my-list.yaml",
     "catalogs": "or give that folder to the command: --catalogs DIR",
     "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
+    "import-system": "or, for a list typed by hand, give its rule set: --system {system}",
 }
 
 

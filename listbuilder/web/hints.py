@@ -26,6 +26,7 @@ WORDS = {
     "qr-on-roster": "untick the QR code, or print the roster too",
     "rename": "“Use” writes its current name",
     "retired": "replace it from the catalog, or “Remove” it",
+    "import-system": "or, for a list typed by hand, choose its rule set in the form",
 }
 
 
