@@ -13,8 +13,10 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from axe import serious_violations
 from conftest import ROOT
 from webserver import Server, start
 
@@ -226,3 +228,34 @@ def test_the_editor_schema_accepts_old_names_and_says_what_they_are_now():
     said = dict(zip(unit["enum"], unit["enumDescriptions"], strict=True))
     assert said["Tomb King"] == said["Barrow King"] == "Now called Crypt Lord: write that name."
     assert said["Ghast"] == "No longer in the catalogs (last in revision 2)."
+
+
+@pytest.mark.axe
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_in_a_browser_the_use_button_renames_and_the_page_passes_axe(
+    browser: Any, served: Server, width: int, scheme: str, tmp_path: Path
+):
+    name = f"crypt-{width}-{scheme}.yaml"
+    write(served.folder, name=name)
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(8_000)
+    try:
+        page.goto(f"{served.url}/list/{name}")
+        page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
+        assert serious_violations(page) == []
+        use = page.get_by_role("button", name="Use Crypt Lord in place of Tomb King")
+        use.scroll_into_view_if_needed()
+        box = use.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        page.screenshot(path=str(tmp_path / f"use-{width}-{scheme}.png"), full_page=True)
+        version = page.locator("#page-version").get_attribute("value")
+        use.click()
+        page.wait_for_function("v => document.querySelector('#page-version').value !== v", arg=version)
+        assert page.get_by_role("button", name="Use Crypt Lord in place of Tomb King").count() == 0
+        assert page.get_by_role("button", name="Use Bone Hound in place of Ghast").count() == 1
+        assert "  - unit: Crypt Lord   # the boss\n" in (served.folder / name).read_text()
+        assert lists.check_list(served.folder / name, BOOKS).total == 37  # the rename kept the points
+    finally:
+        context.close()

@@ -171,8 +171,8 @@ def catalog_changes(army: ArmyList, system: System) -> list[Problem]:
 
 
 RENAMED_RULE = (
-    "A list that names a unit by a name its catalog no longer uses, or a unit taken out of the catalog, still"
-    " loads: the renamed unit is the same unit at the same cost; a retired one is costed by its last stats."
+    "A list keeps a unit its catalog renamed or took out: a renamed unit is the same unit at the same cost,"
+    " a retired one is costed by its last stats."
 )
 
 
