@@ -68,7 +68,8 @@ class Action(Record):
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
-# a catalog folder of one's own, a QR code printed with the roster it goes on.
+# a catalog folder of one's own, a QR code printed with the roster it goes on, a unit's current name
+# for its former one, a retired unit replaced or removed, the rule set of a list typed by hand.
 ACTIONS = (
     "catalog",
     "add",
@@ -83,6 +84,9 @@ ACTIONS = (
     "price-unit",
     "catalogs",
     "qr-on-roster",
+    "rename",
+    "retired",
+    "import-system",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 

@@ -298,6 +298,7 @@ _COMMANDS = {
     "output": "choose the file with -o, e.g. -o my-list.yaml",
     "catalogs": "or give that folder to the command: --catalogs DIR",
     "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
+    "import-system": "or, for a list typed by hand, give its rule set: --system {system}",
 }
 
 
@@ -311,6 +312,16 @@ def command_hint(action: Action) -> str | None:
     if action.kind == "price":
         options = " ".join(f"--{key} {_quoted(value)}" for key, value in action.example)
         return f"give each stat as --STAT VALUE, e.g. listbuilder cost {system} {options}".rstrip()
+    if action.kind in ("rename", "retired"):
+        said = dict(action.example)
+        if action.kind == "rename":
+            return (
+                f"'listbuilder update FILE' writes {said.get('unit', 'the current name')} for {said.get('from', 'it')}"
+            )
+        remove = f"'listbuilder remove FILE {_quoted(said.get('from', 'UNIT'))}' removes it"
+        if "unit" in said:
+            return f"'listbuilder update FILE' puts {said['unit']} in its place, or {remove}"
+        return f"{remove}; 'listbuilder add FILE UNIT' adds another in its place"
     if action.kind == "price-unit":
         name = dict(action.example).get("unit", "NAME")
         return f'to price the catalog unit, give --unit "{name}"'
