@@ -174,7 +174,8 @@ def pricing(result: Pricing) -> str:
 
 def edited(result: EditResult, done: str) -> str:
     """What an edit did and left: the change, then the list's new total and verdict."""
-    return f"{result.path}: {done if result.changed else 'unchanged'}\n{validation(result.report)}"
+    judged = validation(result.report) if result.report is not None else "the list cannot be read"
+    return f"{result.path}: {done if result.changed else 'unchanged'}\n{judged}"
 
 
 def list_diff(d: ListDiff) -> str:
