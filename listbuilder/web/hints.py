@@ -24,6 +24,7 @@ WORDS = {
     "price-unit": "it is in the catalog: add it from there",
     "catalogs": "or have the builder started with that folder of catalogs",
     "qr-on-roster": "untick the QR code, or print the roster too",
+    "size": "type the agreed size in the Size box",
 }
 
 
