@@ -298,6 +298,8 @@ _COMMANDS = {
     "output": "choose the file with -o, e.g. -o my-list.yaml",
     "catalogs": "or give that folder to the command: --catalogs DIR",
     "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
+    "adopt": "give --owner NAME to make them that member's lists",
+    "invite": "'listbuilder club invite FOLDER NAME' makes a new sign-in link",
 }
 
 

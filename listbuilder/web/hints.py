@@ -24,6 +24,8 @@ WORDS = {
     "price-unit": "it is in the catalog: add it from there",
     "catalogs": "or have the builder started with that folder of catalogs",
     "qr-on-roster": "untick the QR code, or print the roster too",
+    "adopt": "the club's organiser can make them a member's lists",
+    "invite": "ask the club's organiser for a new sign-in link",
 }
 
 
