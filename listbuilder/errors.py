@@ -83,7 +83,8 @@ class Action(Record):
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
 # a catalog folder of one's own, a QR code printed with the roster it goes on, a unit's current name
 # for its former one, a retired unit replaced or removed, the rule set of a list typed by hand, the
-# size of a new list (its example: ("unit", "figures")).
+# size of a new list (its example: ("unit", "figures")); in a club, a folder's lists made a member's
+# own, a new sign-in link.
 ACTIONS = (
     "catalog",
     "add",
@@ -102,6 +103,8 @@ ACTIONS = (
     "retired",
     "import-system",
     "size",
+    "adopt",
+    "invite",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 

@@ -317,6 +317,8 @@ _COMMANDS = {
     "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
     "import-system": "or, for a list typed by hand, give its rule set: --system {system}",
     "size": "e.g. --{unit} 24",
+    "adopt": "give --owner NAME to make them that member's lists",
+    "invite": "'listbuilder club invite FOLDER NAME' makes a new sign-in link",
 }
 
 
