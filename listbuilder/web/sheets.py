@@ -34,7 +34,9 @@ def _same_rules(site: Site, file: str, system: str) -> list[tuple[str, str]]:
     ]
     names = [(s.file, s.name or s.file) for s in found]
     counts = Counter(name for _, name in names)
-    return [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
+    mine = [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
+    others = site.visit.others
+    return mine + (others(system) if others is not None else [])
 
 
 def share_page(site: Site) -> Endpoint:
@@ -45,9 +47,11 @@ def share_page(site: Site) -> Endpoint:
             text, markdown, qr_error = await blocking(_share_texts, state.report)  # a long list's are work
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
+        shared = site.visit.club.get("shared")
         return site.page(
             "share.html",
             request,
+            shared_with_club=shared is not None and await blocking(shared, file),
             title=f"Print and share {state.report.army.name}",
             state=state,
             text=text,
@@ -157,8 +161,9 @@ def compare_page(site: Site) -> Endpoint:
             state = await blocking(folders.list_state, site.folder, file, site.catalogs)
             context: dict[str, Any] = {"state": state, "other": None, "diff": "", "grids": []}
             if other:
-                theirs = await blocking(folders.list_state, site.folder, other, site.catalogs)
-                paths = (folders.list_file(site.folder, file), folders.list_file(site.folder, other))
+                where, named = site.find(other)  # one of this folder's, or a list shared with the club
+                theirs = await blocking(folders.list_state, where, named, site.catalogs)
+                paths = (folders.list_file(site.folder, file), folders.list_file(where, named))
                 context["other"] = theirs
                 context["diff"] = (await blocking(sharing.diff_files, *paths, site.catalogs)).text()
                 grids = await blocking(
