@@ -256,12 +256,13 @@ class HeavyGets:
         self,
         app: ASGIApp,
         routes: Iterable[BaseRoute],
-        token: Callable[[], str] | None = None,
+        token: str | Callable[[], str] | None = None,
         who: Callable[[], object] | None = None,
     ) -> None:
+        """``token``: the server's token, or what gives the request's (a club member's own)."""
         self.app = app
         self.heavy = tuple(r for r in routes if isinstance(r, HeavyRoute))
-        self.token = token
+        self.token = (lambda: token) if isinstance(token, str) else token
         self.who = who
         self.places = asyncio.Semaphore(HEAVY_AT_ONCE)
         self.waiting = 0
