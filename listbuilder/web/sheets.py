@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -34,7 +35,9 @@ def _same_rules(site: Site, file: str, system: str) -> list[tuple[str, str]]:
     ]
     names = [(s.file, s.name or s.file) for s in found]
     counts = Counter(name for _, name in names)
-    return [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
+    mine = [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
+    others = site.visit.others
+    return mine + (others(system) if others is not None else [])
 
 
 def share_page(site: Site) -> Endpoint:
@@ -45,9 +48,11 @@ def share_page(site: Site) -> Endpoint:
             text, markdown, qr_error = await blocking(_share_texts, state.report)  # a long list's are work
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
+        shared = site.visit.club.get("shared")
         return site.page(
             "share.html",
             request,
+            shared_with_club=shared is not None and await blocking(shared, file),
             title=f"Print and share {state.report.army.name}",
             state=state,
             text=text,
@@ -179,7 +184,8 @@ def pocket(site: Site) -> Endpoint:
 def _opponent(site: Site, file: str) -> lists.Report:
     """An opponent's list of the folder, judged; a missing one is named as the opponent's."""
     try:
-        return folders.list_state(site.folder, file, site.catalogs).report
+        where, named = site.find(file)  # one of this folder's, or a list shared with the club
+        return folders.list_state(where, named, site.catalogs).report
     except ListbuilderError as exc:
         if exc.summary == "no such list file":
             raise InputError.detailed(
@@ -202,12 +208,13 @@ def compare_page(site: Site) -> Endpoint:
             return unreadable(site, request, exc)
         context: dict[str, Any] = {"state": state, "other": None}
         if other:
+            where, named = site.find(other)  # one of this folder's, or a list shared with the club
             try:
-                theirs = await blocking(folders.list_state, site.folder, other, site.catalogs)
+                theirs = await blocking(folders.list_state, where, named, site.catalogs)
             except ListbuilderError as exc:
                 return unreadable(site, request, exc, file=other)  # the missing file is the one compared with
             try:  # a diff and the odds are work: off the event loop
-                context.update(await blocking(_comparison, site, state, theirs, q.get("as"), q.get("attack")))
+                context.update(await blocking(_comparison, site, state, theirs, where, q.get("as"), q.get("attack")))
             except ListbuilderError as exc:
                 return unreadable(site, request, exc)
         others = await blocking(_same_rules, site, file, state.report.system.id)
@@ -219,7 +226,12 @@ def compare_page(site: Site) -> Endpoint:
 
 
 def _comparison(
-    site: Site, mine: folders.ListState, theirs: folders.ListState, view: str | None, attack: str | None
+    site: Site,
+    mine: folders.ListState,
+    theirs: folders.ListState,
+    where: Path,
+    view: str | None,
+    attack: str | None,
 ) -> dict[str, Any]:
     """What the compare page shows of two lists: as two versions of one list, the diff; as
     opponents, the two side by side and the odds both ways for one kind of attack (``attack``)."""
@@ -239,7 +251,7 @@ def _comparison(
         "attack": "",
     }
     if chosen == "versions":
-        paths = (folders.list_file(site.folder, mine.file), folders.list_file(site.folder, theirs.file))
+        paths = (folders.list_file(site.folder, mine.file), folders.list_file(where, theirs.file))
         context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
         return context
     context["sides"] = [(s, sharing.factions_of(s.report)) for s in (mine, theirs)]
