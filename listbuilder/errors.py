@@ -81,8 +81,10 @@ class Action(Record):
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
-# a catalog folder of one's own, a QR code printed with the roster it goes on, the size of a new
-# list (its example: ("unit", "figures")).
+# a catalog folder of one's own, a QR code printed with the roster it goes on, a unit's current name
+# for its former one, a retired unit replaced or removed, the rule set of a list typed by hand, the
+# size of a new list (its example: ("unit", "figures")); in a club, a folder's lists made a member's
+# own, a new sign-in link.
 ACTIONS = (
     "catalog",
     "add",
@@ -97,7 +99,12 @@ ACTIONS = (
     "price-unit",
     "catalogs",
     "qr-on-roster",
+    "rename",
+    "retired",
+    "import-system",
     "size",
+    "adopt",
+    "invite",
 )
 Hints = Callable[[Action], "str | None"]  # a face's words for an action
 

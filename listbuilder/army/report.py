@@ -8,6 +8,7 @@ from typing import Any, Final, Literal
 from listbuilder.army.advice import advice, has_leaders
 from listbuilder.army.constraints import Force, Problem, check_force
 from listbuilder.army.costing import entry_cost, figures_in, unit_cost
+from listbuilder.errors import Action
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.forcerules import Limit
@@ -122,7 +123,7 @@ def build_report(army: ArmyList, system: System, catalogs: Catalogs | None = Non
     total = sum(line.cost for line in lines)
     problems = advice(army, system, None if catalogs is None else lambda: leader_systems(catalogs))
     problems += check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
-    problems += catalog_changes(army, system)
+    problems += catalog_changes(army, system) + renamed_and_retired(army, system)
     return Report(army=army, system=system, lines=lines, total=total, problems=located(problems, army, system))
 
 
@@ -188,4 +189,50 @@ def catalog_changes(army: ArmyList, system: System) -> list[Problem]:
                     entries=(e.index,),
                 )
             )
+    return out
+
+
+RENAMED_RULE = (
+    "A list keeps a unit its catalog renamed or took out: a renamed unit is the same unit at the same cost,"
+    " a retired one is costed by its last stats."
+)
+
+
+def renamed_and_retired(army: ArmyList, system: System) -> list[Problem]:
+    """A warning for each entry that names a unit by a former name, or names a retired unit: what
+    changed, what the retired unit costs, and the step that brings the list up to date."""
+    out = []
+    for e in army.entries:
+        gone = e.unit.retired
+        if e.named:
+            message = (
+                f"'{e.named}' is now called {e.unit.name} in the {system.id} catalogs: the same unit, at the same cost"
+            )
+            action = Action(kind="rename", system=system.id, example=(("from", e.named), ("unit", e.unit.name)))
+            rule_id = "catalog-renamed"
+        elif gone is not None and not e.custom:
+            cost = unit_cost(system, e.unit)  # (phrases.amount's words: phrases reads reports, so not imported)
+            each = f"{cost:,} {system.measure.of(cost)}"
+            message = (
+                f"{e.unit.name} is no longer in the {system.id} catalogs (last in revision {gone.revision}"
+                f"{': ' + gone.note if gone.note else ''}); it is costed by its last stats, {each} each"
+            )
+            if gone.replaced_by:
+                message += f"; {gone.replaced_by} takes its place"
+            example = (("from", e.unit.name), *((("unit", gone.replaced_by),) if gone.replaced_by else ()))
+            action = Action(kind="retired", system=system.id, example=example)
+            rule_id = "catalog-retired"
+        else:
+            continue
+        out.append(
+            Problem(
+                severity="warning",
+                rule_id=rule_id,
+                rule=RENAMED_RULE,
+                message=message,
+                entry=e.label,
+                entries=(e.index,),
+                action=action,
+            )
+        )
     return out

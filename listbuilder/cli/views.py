@@ -190,7 +190,8 @@ def pricing(result: Pricing) -> str:
 
 def edited(result: EditResult, done: str) -> str:
     """What an edit did and left: the change, then the list's new total and verdict."""
-    return f"{result.path}: {done if result.changed else 'unchanged'}\n{validation(result.report)}"
+    judged = validation(result.report) if result.report is not None else "the list cannot be read"
+    return f"{result.path}: {done if result.changed else 'unchanged'}\n{judged}"
 
 
 def list_diff(d: ListDiff) -> str:
@@ -314,7 +315,10 @@ _COMMANDS = {
     "output": "choose the file with -o, e.g. -o my-list.yaml",
     "catalogs": "or give that folder to the command: --catalogs DIR",
     "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
+    "import-system": "or, for a list typed by hand, give its rule set: --system {system}",
     "size": "e.g. --{unit} 24",
+    "adopt": "give --owner NAME to make them that member's lists",
+    "invite": "'listbuilder club invite FOLDER NAME' makes a new sign-in link",
 }
 
 
@@ -328,6 +332,16 @@ def command_hint(action: Action) -> str | None:
     if action.kind == "price":
         options = " ".join(f"--{key} {_quoted(value)}" for key, value in action.example)
         return f"give each stat as --STAT VALUE, e.g. listbuilder cost {system} {options}".rstrip()
+    if action.kind in ("rename", "retired"):
+        said = dict(action.example)
+        if action.kind == "rename":
+            return (
+                f"'listbuilder update FILE' writes {said.get('unit', 'the current name')} for {said.get('from', 'it')}"
+            )
+        remove = f"'listbuilder remove FILE {_quoted(said.get('from', 'UNIT'))}' removes it"
+        if "unit" in said:
+            return f"'listbuilder update FILE' puts {said['unit']} in its place, or {remove}"
+        return f"{remove}; 'listbuilder add FILE UNIT' adds another in its place"
     if action.kind == "price-unit":
         name = dict(action.example).get("unit", "NAME")
         return f'to price the catalog unit, give --unit "{name}"'
