@@ -168,3 +168,13 @@ def test_a_readable_list_downloads_as_its_file(server: Server, folder: Path):
     answer = server.get("/list/zombies.yaml/download")
     assert answer.status == 200 and answer.body == (folder / "zombies.yaml").read_bytes()
     assert 'aria-label="Download Zombie Family"' in _card(server.get("/").text, "zombies.yaml")
+
+
+def test_the_play_and_compare_pages_say_no_size_agreed(server: Server):
+    play = server.get("/list/titans.yaml/play").text
+    assert '<p class="message pending" id="play-verdict"><b>No size agreed</b> · Deathmelt has no standard size' in play
+    assert '<a href="/list/titans.yaml#list-limit">set it in the builder</a>' in play
+    assert 'id="play-verdict"' not in server.get("/list/hive.yaml/play").text  # 22 of 24: legal, nothing to say
+    compare = server.get("/list/titans.yaml/compare?with=zombies.yaml").text
+    assert '<span class="verdict small pending">No size agreed</span> 31 figures (11 figures on the table)' in compare
+    assert '<span class="verdict small good">Legal</span> 98 of 100 points, 14 fighters' in compare
