@@ -81,6 +81,7 @@ def create_app(
         Route("/list/{file}/repair", repair.repair(site), methods=["POST"]),
         Route("/list/{file}/duplicate", lists.duplicate(site), methods=["POST"]),
         Route("/list/{file}/delete", lists.delete(site), methods=["POST"]),
+        Route("/list/{file}/download", lists.download(site)),
         Route("/list/{file}/play", play.play_page(site)),
         Route("/list/{file}/play/tap", play.tap(site), methods=["POST"]),
         HeavyRoute("/list/{file}/play/odds", play.odds(site)),

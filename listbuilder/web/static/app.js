@@ -22,6 +22,21 @@ function listbuilderCopyButtons(root) {
   }
 }
 document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
+// New list: the Size box follows the rule set chosen. Its placeholder says what an empty box means
+// (the standard game), and a rule set with no standard game needs it typed. Only here: without
+// this script the box could not follow a change of rule set, so the server refuses a list without
+// the size it needs, and says why.
+function listbuilderSizeFollows(select) {
+  const size = document.getElementById("new-size");
+  const option = select && select.selectedOptions[0];
+  if (!size || !option) return;
+  size.placeholder = option.dataset.size || "";
+  size.required = option.hasAttribute("data-needs-size");
+}
+document.addEventListener("change", (event) => {
+  if (event.target instanceof HTMLSelectElement && event.target.id === "new-system") listbuilderSizeFollows(event.target);
+});
+document.addEventListener("DOMContentLoaded", () => listbuilderSizeFollows(document.getElementById("new-system")));
 // The builder: a change swaps in only the parts it altered (see web/_changed.html), so a form
 // that was not sent again (the catalog, the name and limit, the custom unit) holds the version
 // the page had when it was drawn. Every change made with htmx sends the version the page shows
