@@ -73,8 +73,7 @@ def test_a_misspelt_unit_opens_at_its_line_and_use_hunter_mends_it(served):
     page = server.get("/list/huntr.yaml")
     assert page.status == 200 and "Repair huntr.yaml" in page.text
     assert problems(page.text) == [
-        "Line 6 · Entry 2, Huntr: no unit 'Huntr' in the might-skirmish catalogs (did you mean 'Hunter'?; "
-        "the catalog on the builder page lists its units)"
+        "Line 6 · Entry 2, Huntr: no unit 'Huntr' in the might-skirmish catalogs (did you mean 'Hunter'?)"
     ]
     assert "units[1]" not in page.text and "This list cannot be shown" not in page.text  # no data paths
     assert "  - unit: Huntr   # typo" in page.text  # the line quoted as the file has it
