@@ -71,7 +71,7 @@ def problems(page: str) -> list[str]:
 def test_a_misspelt_unit_opens_at_its_line_and_use_hunter_mends_it(served):
     server, path = put(served, "huntr.yaml", HUNTR)
     page = server.get("/list/huntr.yaml")
-    assert page.status == 200 and "Repair huntr.yaml" in page.text
+    assert page.status == 400 and "Repair huntr.yaml" in page.text  # the list, as asked for, cannot be read
     assert problems(page.text) == [
         "Line 6 · Entry 2, Huntr: no unit 'Huntr' in the might-skirmish catalogs (did you mean 'Hunter'?)"
     ]

@@ -157,7 +157,7 @@ def builder_page(site: Site) -> Endpoint:
         try:
             return await blocking(_builder, site, request, file, custom=_priced(request))
         except ListbuilderError as exc:  # a list that cannot be read opens in its repair view
-            return await blocking(repair_view, site, request, file, exc)
+            return await blocking(repair_view, site, request, file, exc, 400)
 
     return handler
 
