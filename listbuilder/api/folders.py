@@ -18,11 +18,12 @@ from listbuilder.editing import folder as lists
 from listbuilder.editing.apply import apply_change
 from listbuilder.editing.changes import Change, SetField
 from listbuilder.editing.folder import list_path as list_file
-from listbuilder.editing.folder import tidy as tidy_folder
+from listbuilder.editing.folder import tidy as tidy_lists
 from listbuilder.editing.history import HistoryStep
 from listbuilder.editing.state import EntryRow, ListState, ListSummary, read_state, state_of
 from listbuilder.editing.state import deleted_summaries as deleted_lists
 from listbuilder.editing.state import folder_summaries as folder_lists
+from listbuilder.play.places import tidy as tidy_games
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
@@ -42,6 +43,12 @@ __all__ = [
     "restore_list",
     "tidy_folder",
 ]
+
+
+def tidy_folder(folder: Path) -> tuple[Path, ...]:
+    """Remove what killed writes left in ``folder``: temporary files beside its lists, in their
+    history and among their games, and the lock files of killed edits. Returns the files removed."""
+    return tidy_lists(folder) + tidy_games(folder)
 
 
 @record

@@ -84,6 +84,7 @@ def create_app(
         Route("/list/{file}/export/{format}", sheets.export(site)),
         Route("/list/{file}/qr.svg", sheets.qr(site)),
         HeavyRoute("/list/{file}/print", sheets.print_list(site)),
+        HeavyRoute("/list/{file}/pocket", sheets.pocket(site)),
         HeavyRoute("/list/{file}/compare", sheets.compare_page(site)),
         Route("/card/{system}", sheets.card_page(site)),
         HeavyRoute("/card/{system}/download", sheets.card_download(site)),
