@@ -161,7 +161,8 @@ def efficiency_text(opponent: str, measure: str) -> str:
     """What a grid's "kills per 100 points" column means, in one sentence."""
     return (
         f"Kills per 100 {measure}: the models one attack of the unit is expected to remove, averaged over"
-        f" every model of {opponent}, for each 100 {measure} the unit costs."
+        f" every model of {opponent}, for each 100 {measure} the unit costs: the higher, the more the unit's"
+        f" {measure} buy."
     )
 
 
