@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.army.constraints import Problem
+from listbuilder.army.phrases import verdict_word
 from listbuilder.army.report import Report
 from listbuilder.errors import InputError
 from listbuilder.record import Record, record
@@ -228,9 +229,8 @@ def describe(d: ListDiff) -> str:
         lines += [f"      {c}" for c in u.stat_changes]
     lines += [f"  now breaks: {p.rule} ({p.message})" for p in d.now_breaks]
     lines += [f"  no longer breaks: {p.rule} (was: {p.message})" for p in d.no_longer_breaks]
-    verdict = {True: "legal", False: "NOT LEGAL"}
-    if old.legal() != new.legal():
-        lines.append(f"  verdict: {verdict[old.legal()]} → {verdict[new.legal()]}")
+    if old.verdict() != new.verdict():
+        lines.append(f"  verdict: {verdict_word(old)} → {verdict_word(new)}")
     return "\n".join(lines)
 
 

@@ -54,6 +54,8 @@ def share_page(site: Site) -> Endpoint:
             markdown=markdown,
             qr_error=qr_error,
             papers=PAPERS,
+            opponents=await blocking(_same_rules, site, file, state.report.system.id),
+            max_opponents=MAX_POCKET_OPPONENTS,
         )
 
     return handler
@@ -145,6 +147,45 @@ def print_list(site: Site) -> Endpoint:
         return attachment(rendered.data, MEDIA[rendered.format], name)
 
     return handler
+
+
+MAX_POCKET_OPPONENTS = 4  # odds grids in one pocket copy: each is a grid of the list against one
+
+
+def pocket(site: Site) -> Endpoint:
+    """The pocket copy of a list (``?vs=FILE`` for each opponent), as a download."""
+
+    async def handler(request: Request) -> Response:
+        from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
+
+        file = request.path_params["file"]
+        wanted = list(dict.fromkeys(v for v in request.query_params.getlist("vs") if v))
+        try:
+            if len(wanted) > MAX_POCKET_OPPONENTS:
+                raise InputError.detailed(
+                    f"a pocket copy takes at most {MAX_POCKET_OPPONENTS} opponents' lists, {len(wanted)} were chosen",
+                    "choose fewer opponents",
+                )
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
+            opponents = [await blocking(_opponent, site, v) for v in wanted]
+            rendered = await blocking(printing.render_pocket, state.text, state.report, opponents)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        return attachment(rendered.data, MEDIA["html"], f"{file.rsplit('.', 1)[0]}-pocket.html")
+
+    return handler
+
+
+def _opponent(site: Site, file: str) -> lists.Report:
+    """An opponent's list of the folder, judged; a missing one is named as the opponent's."""
+    try:
+        return folders.list_state(site.folder, file, site.catalogs).report
+    except ListbuilderError as exc:
+        if exc.summary == "no such list file":
+            raise InputError.detailed(
+                f"no such list file as the opponent's: {file[:120]}", "it may have been deleted or renamed"
+            ) from exc
+        raise
 
 
 VIEWS = ("opponents", "versions")  # two armies face to face, or what changed from one version to another
