@@ -204,3 +204,14 @@ def test_a_ranger_squad_shoots_with_cover_as_the_command_line_does(server: Serve
     out = cli("odds", "deathzap", "Ranger Squad", "Grox Brood", "--attack", "shooting", "cover=soft")
     printed = dict(re.findall(r"^  (.+?)\s{2,}(\S+%)$", out.stdout, flags=re.M))
     assert printed and {k: v for k, v in _rows(page).items() if k != "expected kills"} == printed
+
+
+def test_lists_of_two_rule_sets_say_so_once_in_either_view(server: Server):
+    # an address typed by hand: the page offers only lists of the same rule set
+    opponents = server.get(compare(ZOMBIES, f"with={RANGERS}"))
+    assert opponents.status == 200
+    text = visible(opponents.text)
+    assert text.count("No odds grid") == 1
+    assert "No odds grid: the lists are for different rule sets: might-skirmish and deathzap" in text
+    versions = server.get(compare(ZOMBIES, f"with={RANGERS}&as=versions"))
+    assert versions.status == 200 and "No diff: the lists are for different rule sets" in visible(versions.text)
