@@ -95,7 +95,8 @@ def test_the_kind_of_attack_is_switched_by_links_without_javascript(server: Serv
     assert bf_attack(7, 7, dice=4, keep=3)[0] == Fraction(50, 216)
     assert cells(ranged, "Cousin Sniper")[0][0] == "0.23"
     assert set(cells(ranged, "Shambler ×4")[0][:7]) == {"–"}
-    assert "– means the row&#39;s unit can make no ranged attack on the column&#39;s unit" in ranged
+    dash = "– means the row&#39;s unit cannot make this kind of attack (ranged attack) on the column&#39;s unit"
+    assert dash in ranged
     # a kind the rule set has not: its first kind, never an error page
     odd = server.get(compare(ZOMBIES, f"with={ELVES}&attack=magic"))
     assert odd.status == 200 and 'attack=melee" aria-current="page"' in odd.text
@@ -110,7 +111,7 @@ def test_deathzap_grids_offer_shooting_and_melee_and_the_brood_lord_fights(serve
     assert lord[0] == "7.90"  # as `listbuilder odds deathzap "Brood Lord" "Ranger Squad" --attack melee`
     shooting = server.get(compare(SWARM, f"with={RANGERS}&attack=shooting")).text
     assert set(cells(shooting, "Brood Lord")[0]) == {"–"}  # it carries no gun (001 lines 2-9)
-    assert "– means the row&#39;s unit can make no shooting on the column&#39;s unit" in shooting
+    assert "– means the row&#39;s unit cannot make this kind of attack (shooting) on the column&#39;s unit" in shooting
 
 
 def test_the_same_list_twice_is_compared_as_two_versions(server: Server, folder: Path):

@@ -154,7 +154,7 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
 
 def no_attack_text(kind: str) -> str:
     """What a dash in a grid of ``kind`` means, said once below it."""
-    return f"the row's unit can make no {kind.lower()} on the column's unit"
+    return f"the row's unit cannot make this kind of attack ({kind.lower()}) on the column's unit"
 
 
 def efficiency_text(opponent: str, measure: str) -> str:
