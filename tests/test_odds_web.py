@@ -216,3 +216,30 @@ def test_lists_of_two_rule_sets_say_so_once_in_either_view(server: Server):
     assert "No odds grid: the lists are for different rule sets: might-skirmish and deathzap" in text
     versions = server.get(compare(ZOMBIES, f"with={RANGERS}&as=versions"))
     assert versions.status == 200 and "No diff: the lists are for different rule sets" in visible(versions.text)
+
+
+def test_what_reads_as_two_versions_of_one_list(tmp_path: Path):
+    from listbuilder.api import lists, rulesets, sharing
+
+    books = rulesets.open_catalogs()
+
+    def report(name: str, units: str, system: str = "might-skirmish") -> lists.Report:
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.yaml"
+        path.write_text(f"system: {system}\nname: {name}\nunits:\n{units}", encoding="utf-8")
+        return lists.check_list(path, books)
+
+    zombies = report("Zombie Family", "  - unit: Hunter\n")
+    assert sharing.factions_of(zombies) == ("Zombie Family",)
+    # a duplicate, a copy's copy, another case: one list
+    assert sharing.versions_of_one_list(zombies, report("Zombie Family (copy)", "  - unit: Shambler\n"))
+    assert sharing.versions_of_one_list(zombies, report("zombie family (Copy) (copy)", "  - unit: Hunter\n"))
+    # one unit of another faction added: still a faction in common
+    assert sharing.versions_of_one_list(zombies, report("Zombie Family", "  - unit: Hunter\n  - unit: Windblade\n"))
+    # a list of custom units only names no faction: the name decides
+    ghouls = report("Zombie Family", "  - {name: Ghoul, class: Soldier, might: 5}\n")
+    assert sharing.versions_of_one_list(zombies, ghouls)
+    # another name, or the same name with no faction in common, or another rule set: two armies
+    assert not sharing.versions_of_one_list(zombies, report("Zombie Family II", "  - unit: Hunter\n"))
+    assert not sharing.versions_of_one_list(zombies, report("Zombie Family", "  - unit: Windblade\n"))
+    variant = report("Zombie Family", "  - unit: Hunter\n", "might-skirmish-150")
+    assert not sharing.versions_of_one_list(zombies, variant)
