@@ -244,6 +244,7 @@ def _comparison(
         "view": chosen,
         "usual_view": "versions" if versions else "opponents",
         "diff": "",
+        "diff_error": "",
         "sides": [],
         "grids": [],
         "odds_errors": [],
@@ -252,17 +253,21 @@ def _comparison(
     }
     if chosen == "versions":
         paths = (folders.list_file(site.folder, mine.file), folders.list_file(where, theirs.file))
-        context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
+        try:
+            context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
+        except ListbuilderError as exc:  # lists of two rule sets (an address typed by hand)
+            context["diff_error"] = error_message(exc)
         return context
     context["sides"] = [(s, sharing.factions_of(s.report)) for s in (mine, theirs)]
-    if mine.report.system.id == theirs.report.system.id:
+    one_rule_set = mine.report.system.id == theirs.report.system.id
+    if one_rule_set:
         try:
             kinds = matchups.attacks_of(site.catalogs, mine.report.system.id)
         except ListbuilderError:
             kinds = ()  # no odds for this rule set: each grid says so below
         context["kinds"] = [(k.id, k.title) for k in kinds]
         context["attack"] = attack if attack in {k.id for k in kinds} else (kinds[0].id if kinds else "")
-    for a, b in ((mine, theirs), (theirs, mine)):
+    for a, b in ((mine, theirs), (theirs, mine)) if one_rule_set else ((mine, theirs),):  # two rule sets: said once
         try:
             context["grids"].append(matchups.odds_grid(a.report, b.report, context["attack"] or None))
         except ListbuilderError as exc:
