@@ -15,7 +15,7 @@ from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share import exchange
-from listbuilder.share.diff import ListDiff, describe, diff_versions
+from listbuilder.share.diff import ListDiff, describe, diff_versions, factions_of, versions_of_one_list
 from listbuilder.share.diff import diff_reports as diff_lists
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
 from listbuilder.share.exchange import Imported
@@ -31,12 +31,14 @@ __all__ = [
     "diff_lists",
     "editor_schema",
     "export_list",
+    "factions_of",
     "git_diff",
     "import_file",
     "import_folder_list",
     "import_list",
     "import_noted",
     "qr_svg",
+    "versions_of_one_list",
 ]
 
 EXPORT_FORMATS = ("text", "markdown", "json", "yaml")

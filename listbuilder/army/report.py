@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Final, Literal
 
 from listbuilder.army.advice import advice, has_leaders
 from listbuilder.army.constraints import Force, Problem, check_force
@@ -14,6 +14,14 @@ from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.forcerules import Limit
 from listbuilder.rules.formats import ArmyList, Entry, Noun
 from listbuilder.rules.statline import value_text
+
+# A list's verdict. "no size agreed": it breaks no rule, but its rule set has no standard size and
+# the list gives none, so "legal" would hold at any size (the players agree one: rulings of the
+# rule sets that count figures); it is neither legal nor an error.
+Verdict = Literal["legal", "not legal", "no size agreed"]
+LEGAL: Final = "legal"
+NOT_LEGAL: Final = "not legal"
+NO_SIZE: Final = "no size agreed"
 
 
 @record
@@ -62,8 +70,21 @@ class Report(Record):
         return [p for p in self.problems if p.severity == "warning"]
 
     def legal(self, strict: bool = False) -> bool:
-        """Legal: no errors (and, when ``strict``, no warnings either)."""
+        """Legal: no errors (and, when ``strict``, no warnings either); see ``verdict`` for
+        whether the list has a size to be legal at."""
         return not (self.problems if strict else self.errors)
+
+    @property
+    def size_agreed(self) -> bool:
+        """False when the rule set limits a force's size but has no standard one, and the list
+        gives none: any number of models would pass, so the list is not yet legal or illegal."""
+        return self.limit is not None or not self.system.needs_size
+
+    def verdict(self, strict: bool = False) -> Verdict:
+        """``legal``, ``not legal`` (a rule is broken, whatever the size), or ``no size agreed``."""
+        if not self.legal(strict):
+            return NOT_LEGAL
+        return LEGAL if self.size_agreed else NO_SIZE
 
     def as_json(self, strict: bool = False, entries: bool = False) -> dict[str, Any]:
         """The shape ``validate --json`` prints; with ``entries``, ``points --json``'s too."""
@@ -72,6 +93,7 @@ class Report(Record):
             "system": self.army.system,
             "name": self.army.name,
             "legal": self.legal(strict),
+            "verdict": self.verdict(strict),
             "total": self.total,
             "limit": self.limit,
             "unit": self.unit,

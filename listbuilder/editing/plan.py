@@ -38,7 +38,7 @@ class EditResult(Record):
 
     path: Path
     text: str  # the whole new file, exactly as written (``text.encode()`` is the file's bytes)
-    report: Report  # the edited list, costed and checked: its total, limit and verdict
+    report: Report | None  # the edited list, costed and checked; None: a repair left it unreadable
     changed: bool  # False when the edit left the text as it was (then nothing is written)
     removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
     done: str = ""  # what the change did, in words ("added 2 of a unit")
@@ -49,7 +49,7 @@ class EditResult(Record):
             "file": str(self.path),
             "changed": self.changed,
             "removed_temp_files": [str(p) for p in self.removed_temp_files],
-            "list": self.report.as_json(),
+            "list": self.report.as_json() if self.report is not None else None,
         }
 
 

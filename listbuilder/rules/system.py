@@ -16,6 +16,7 @@ from typing import Any
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
+from listbuilder.rules.forcerules.counts import Limit
 from listbuilder.rules.formats import (
     Noun,
     SystemFile,
@@ -107,6 +108,13 @@ class System(Record):
     def size_unit(self) -> str:
         """The plural of the measure: the word after a total, and the list file's key for the limit."""
         return self.definition.measure.plural
+
+    @property
+    def needs_size(self) -> bool:
+        """True when a list has a size only if it gives one: the rule set limits a force's size
+        but has no standard game (its players agree the size; the figure-counted rule sets)."""
+        d = self.definition
+        return d.default_limit is None and any(isinstance(c, Limit) for c in d.constraints)
 
     @property
     def counts_figures(self) -> bool:
@@ -266,11 +274,18 @@ class SystemChoice(Record):
     name: str
     default_limit: int | None
     size_unit: str
+    needs_size: bool = False  # no standard game: a new list must be given the agreed size
 
     @classmethod
     def of(cls, system: System) -> SystemChoice:
         d = system.definition
-        return cls(id=d.id, name=d.name, default_limit=d.default_limit, size_unit=system.size_unit)
+        return cls(
+            id=d.id,
+            name=d.name,
+            default_limit=d.default_limit,
+            size_unit=system.size_unit,
+            needs_size=system.needs_size,
+        )
 
 
 @record

@@ -27,6 +27,9 @@ WORDS = {
     "rename": "“Use” writes its current name",
     "retired": "replace it from the catalog, or “Remove” it",
     "import-system": "or, for a list typed by hand, choose its rule set in the form",
+    "size": "type the agreed size in the Size box",
+    "adopt": "the club's organiser can make them a member's lists",
+    "invite": "ask the club's organiser for a new sign-in link",
 }
 
 
