@@ -292,3 +292,16 @@ def test_reprice_pairs_a_renamed_unit_with_its_old_self(tmp_path):
     assert prices["Crypt Lord (formerly Tomb King)"] == (12, 12)
     assert "Tomb King" not in prices and "Crypt Lord" not in prices
     assert prices["Ghast"] == (6, None)  # taken out: no price in the new catalogs
+
+
+def test_the_doctor_takes_a_retired_unit_away_but_never_adds_one(cli, tmp_path):
+    bats = write(tmp_path, "system: ms-revised\nname: Bats\npoints: 20\nunits:\n  - unit: Grave Bat\n    count: 8\n")
+    fixed = cli("fix", bats, "--json", "--catalogs", FIXTURE)
+    assert fixed.exit_code == 0, fixed.stderr
+    changes = [c for s in json.loads(fixed.stdout)["suggestions"] for c in s["changes"]]
+    bat_counts = [c["change"] for c in changes if c["unit"] == "Grave Bat"]
+    assert bat_counts and all(n < 0 for n in bat_counts)  # 24 of 20 points: 8 bats at 3, only ever fewer
+    filled = cli("fill", write(tmp_path), "--json", "--catalogs", FIXTURE)
+    assert filled.exit_code == 0, filled.stderr
+    added = {c["unit"] for s in json.loads(filled.stdout)["suggestions"] for c in s["changes"]}
+    assert added and not added & {"Ghast", "Grave Bat"}
