@@ -305,3 +305,14 @@ def test_the_doctor_takes_a_retired_unit_away_but_never_adds_one(cli, tmp_path):
     assert filled.exit_code == 0, filled.stderr
     added = {c["unit"] for s in json.loads(filled.stdout)["suggestions"] for c in s["changes"]}
     assert added and not added & {"Ghast", "Grave Bat"}
+
+
+def test_an_import_names_an_old_unit_by_its_current_name_and_says_so(cli, tmp_path):
+    post = write(tmp_path, "Old Crypt\n2x Barrow King\nGhast x3\n", "post.txt")
+    result = cli("import", post, "--system", "ms-revised", "--catalogs", FIXTURE)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith("units:\n  - unit: Crypt Lord\n    count: 2\n  - unit: Ghast\n    count: 3\n")
+    assert f"note: {post}: line 2: 'Barrow King' is now called Crypt Lord in the ms-revised catalogs" in result.stderr
+    exported = cli("export", write(tmp_path), "--format", "json", "--catalogs", FIXTURE).stdout
+    back = cli("import", write(tmp_path, exported, "export.json"), "--catalogs", FIXTURE)
+    assert back.exit_code == 0 and "  - unit: Ghast\n    count: 2\n" in back.stdout  # a retired unit's JSON reads back

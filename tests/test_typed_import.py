@@ -84,6 +84,11 @@ def test_each_spelling_of_a_typed_entry_reads(line, unit, count):
     assert back.endswith("units:\n" + entry), back
 
 
+def test_a_typed_list_in_markdown_reads_without_its_marks():
+    got = typed("## **Zombie Family**\n\n- **2x** Hunter\n- `Shambler` x4\n")
+    assert got.text == YAML.replace("  - unit: Grandpa Bones\n    count: 2\n  - unit: Grave Digger\n", "")
+
+
 def test_a_typed_list_with_chatter_and_a_total_says_what_it_skipped_and_that_the_total_differs(cli, tmp_path):
     post = tmp_path / "post.txt"
     post.write_text("Hey all, my list:\n\nZombie Family - 100pts\n- 2x Hunters\n- Shambler x4 - 20 pts\ncheers!\n")

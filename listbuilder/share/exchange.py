@@ -298,7 +298,7 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
             message = f"'leaders' must be a whole number from 0 to the entry's count of {count}, found {leaders!r}"
             details.append(ErrorDetail(message=message, path=(*path, "leaders")))
         elif not raw["custom"]:  # a catalog unit: 'stats' and 'notes' are not read
-            unit = system.find_unit(unit_name.strip())
+            unit = system.listed_unit(unit_name.strip())  # an old list's renamed or retired unit too
             if unit is None:
                 missing = system.unknown_unit(unit_name)
                 details.append(ErrorDetail(message=missing.message, path=(*path, "unit"), hint=missing.hint))
