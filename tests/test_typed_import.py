@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe import serious_violations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webserver import Server, start
@@ -266,25 +267,29 @@ def test_over_http_a_misspelt_export_names_its_line_and_keeps_what_was_typed(ser
 # --- in a browser, at a phone's width and a desktop's ---------------------------------------
 
 
+@pytest.mark.axe
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_import_form_in_a_browser(browser: Any, served: Server, width: int, tmp_path: Path):
-    context = browser.new_context(viewport={"width": width, "height": 900})
+def test_the_import_form_in_a_browser(browser: Any, served: Server, width: int, scheme: str, tmp_path: Path):
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(8_000)
     try:
         page.goto(f"{served.url}/")
+        assert serious_violations(page) == []
         page.get_by_label("A list exported as text, markdown or JSON, or typed one unit a line").fill(
-            f"Night Shift {width}\n2x Hunter\nGrave Digger x2 - 16 pts\nTotal: 99 pts\n"
+            f"Night Shift {width} {scheme}\n2x Hunter\nGrave Digger x2 - 16 pts\nTotal: 99 pts\n"
         )
         page.get_by_label("Rule set, if the text does not name it").select_option("might-skirmish")
         box = page.get_by_role("button", name="Import it as a new list").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
         page.screenshot(path=str(tmp_path / f"import-{width}.png"), full_page=True)
         page.get_by_role("button", name="Import it as a new list").click()
-        page.wait_for_url(re.compile(rf"/list/night-shift-{width}\.yaml"))
+        page.wait_for_url(re.compile(rf"/list/night-shift-{width}-{scheme}\.yaml"))
         notice = page.locator(".message.notice")
-        assert notice.locator("p").inner_text() == f"Imported the list as night-shift-{width}.yaml."
+        assert notice.locator("p").inner_text() == f"Imported the list as night-shift-{width}-{scheme}.yaml."
         assert notice.locator("li").all_inner_texts() == ["Line 4: the text gives a total of 99 points; here it is 36"]
+        assert serious_violations(page) == []
         page.screenshot(path=str(tmp_path / f"imported-{width}.png"))
     finally:
         context.close()
