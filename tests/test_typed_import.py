@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from axe import serious_violations
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webserver import Server, start
@@ -24,6 +25,7 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.exchange import import_with_notes
 
 SHIPPED = Catalogs()
+EXAMPLE = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
 SOURCE = Path("typed.txt")
 TYPED = "Zombie Family\n2x Hunter 20pts\n4 x Shambler (20)\nGrandpa Bones x2\nGrave Digger\n"
 YAML = (
@@ -151,6 +153,12 @@ def test_an_export_of_another_rule_set_than_the_one_chosen_is_refused(cli, tmp_p
     assert result.exit_code == 2
     assert "line 2: the text is a list of might-skirmish, not of the rule set chosen, deathzap" in result.stderr
     assert cli("import", post, "--system", "might-skirmish").exit_code == 0  # the same: no conflict
+    json_post = tmp_path / "export.json"
+    json_post.write_text(cli("export", EXAMPLE, "--format", "json").stdout)
+    refused = cli("import", json_post, "--system", "deathzap")
+    assert refused.exit_code == 2
+    assert "the JSON is a list of might-skirmish, not of the rule set chosen, deathzap" in refused.stderr
+    assert cli("import", json_post, "--system", "might-skirmish").exit_code == 0
 
 
 def test_a_typed_list_with_no_entry_and_a_misspelt_one_in_the_middle(cli, tmp_path):
