@@ -73,7 +73,6 @@ def long_game(folder: Path, file: str, catalogs, taps: int, piece: str, marker: 
 # --- 1: a long game's file stays small, and is never written past what can be read back -------
 
 
-@pytest.mark.xfail(reason="issue 36: not done yet", strict=True)
 def test_a_long_game_with_a_long_name_stays_small_and_plays_on(tmp_path, catalogs):
     # the issue's figures: a 250-character name, 6,163 taps made a 2,097,279-byte file, refused
     name = "Sergeant " + "X" * 241
@@ -92,7 +91,6 @@ def test_a_long_game_with_a_long_name_stays_small_and_plays_on(tmp_path, catalog
     assert len(game.state.log) == 6_201 and game.state.markers == {name: {"Danger": 1}}
 
 
-@pytest.mark.xfail(reason="issue 36: not done yet", strict=True)
 def test_a_tap_that_would_make_the_file_too_big_is_refused_and_every_earlier_tap_kept(tmp_path, catalogs):
     # a name of 520,000 characters, twice: the file holds the roster's and the first marker's
     # copies (about 1.6 MB); a marker on the second would take it past 2 MB
@@ -120,7 +118,6 @@ def test_a_tap_that_would_make_the_file_too_big_is_refused_and_every_earlier_tap
 # --- 2: names as long as the list allows survive a restart ------------------------------------
 
 
-@pytest.mark.xfail(reason="issue 36: not done yet", strict=True)
 def test_long_names_are_read_back_as_they_were_written(tmp_path):
     name = "Corporal " + "Y" * 391  # 400 characters: the reader cut them to 300
     list_name = "Z" * 400
@@ -145,7 +142,6 @@ def test_long_names_are_read_back_as_they_were_written(tmp_path):
 # --- 3: markers set aside by an edit of the list come back with the model --------------------
 
 
-@pytest.mark.xfail(reason="issue 36: not done yet", strict=True)
 def test_a_models_markers_are_kept_while_it_is_out_of_the_list_and_come_back_with_it(tmp_path):
     original = (EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes()
     (tmp_path / ZOMBIES).write_bytes(original)
@@ -249,7 +245,6 @@ def cpu_seconds(server: Server) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-@pytest.mark.xfail(reason="issue 36: not done yet", strict=True)
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's CPU time from /proc")
 def test_a_game_of_twenty_thousand_taps_loads_in_proportion(tmp_path, catalogs):
     marines = (EXAMPLES / "deathmelt-colonial-marines.legal.yaml").read_bytes()

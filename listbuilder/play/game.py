@@ -8,6 +8,7 @@ puts back the markers it cleared), and a game file can be checked by playing its
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
@@ -38,6 +39,9 @@ class GameState(Record):
     markers: Mapping[str, Mapping[str, int]] = FrozenMap()  # piece -> marker -> value (never 0)
     scores: Mapping[str, int] = FrozenMap()
     log: tuple[Logged, ...] = ()
+    # markers the log does not make: set aside by an edit of the list (``leftovers``), piece ->
+    # marker -> value; those of pieces the list has again are in ``markers`` too
+    leftovers: Mapping[str, Mapping[str, int]] = FrozenMap()
 
     def value(self, piece: str, marker: str) -> int:
         return self.markers.get(piece, {}).get(marker, 0)
@@ -200,7 +204,7 @@ def _moved(state: GameState, line: Logged, *, forward: bool, log: tuple[Logged, 
         turn += 1 if forward else -1
     elif line.tap == "end":
         ended = forward
-    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=log)
+    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=log, leftovers=state.leftovers)
 
 
 class _Live:
@@ -213,6 +217,7 @@ class _Live:
         self.markers: dict[str, dict[str, int]] = {k: dict(v) for k, v in start.markers.items()}
         self.scores: dict[str, int] = dict(start.scores)
         self.log: list[Logged] = list(start.log)
+        self.leftovers: dict[str, dict[str, int]] = {k: dict(v) for k, v in start.leftovers.items()}
 
     def value(self, piece: str, marker: str) -> int:
         return self.markers.get(piece, {}).get(marker, 0)
@@ -230,34 +235,65 @@ class _Live:
             self.ended = True
         self.log.append(line)
 
-    def _set(self, piece: str, marker: str, value: int) -> None:
-        own = self.markers.setdefault(piece, {})
+    def _set(self, piece: str, marker: str, value: int, markers: dict[str, dict[str, int]] | None = None) -> None:
+        held = self.markers if markers is None else markers
+        own = held.setdefault(piece, {})
         if value:
             own[marker] = value
         else:
             own.pop(marker, None)
             if not own:
-                del self.markers[piece]
+                del held[piece]
+
+    def set_aside(self, piece: str, marker: str, value: int) -> None:
+        """A marker of a piece (or a marker) the list no longer has: kept aside at ``value``."""
+        self._set(piece, marker, value, self.leftovers)
 
     def state(self) -> GameState:
         return GameState(
-            turn=self.turn, ended=self.ended, markers=self.markers, scores=self.scores, log=tuple(self.log)
+            turn=self.turn,
+            ended=self.ended,
+            markers=self.markers,
+            scores=self.scores,
+            log=tuple(self.log),
+            leftovers=self.leftovers,
         )
 
 
-def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) -> tuple[GameState, list[str]]:
+def replay(
+    board: Board,
+    lines: Iterable[Logged],
+    skip_missing: bool = False,
+    leftovers: Mapping[str, Mapping[str, int]] = FrozenMap(),
+) -> tuple[GameState, list[str]]:
     """Play a log again from a new game, checking each line as a tap is checked when it is made.
 
     Returns the state it ends in and what was wrong with it: a line that does not follow from
     the ones before (a hand edit), a count past its bounds, a piece or marker the list does not
-    have. With ``skip_missing``, lines about pieces the list no longer has are set aside and
-    said, rather than counted as wrong (the list was edited during the game)."""
-    state = _Live(initial(board))
+    have. ``leftovers`` are markers set aside earlier: those of pieces the list has (again) are
+    where the game starts from, the others stay aside.
+
+    With ``skip_missing`` (the list was edited since the log was written), the log is played on
+    the list as it is: a line about a piece or marker the list no longer has leaves the log and
+    its marker is set aside (in the state's ``leftovers``), and what a line worked out from the
+    list (the markers a turn clears, the figures a roll-off adds) is worked out again."""
+    state = _Live(dataclasses.replace(initial(board), leftovers=leftovers))
     problems: list[str] = []
+    for piece_key, marks in leftovers.items():
+        held = board.piece(piece_key)
+        for marker, value in marks.items():
+            control = held.control(marker) if held is not None else None
+            if control is None or not value:
+                continue
+            if not 0 < value <= control.maximum:
+                problems.append(f"the leftover {marker} on {piece_key} is {value}, outside 0 to {control.maximum}")
+            else:
+                state._set(piece_key, marker, value)  # brought back: the model is in the list again
     for n, line in enumerate(lines, 1):
         if line.tap in ("mark", "unmark"):
             piece = board.piece(line.piece)
             if skip_missing and (piece is None or piece.control(line.marker) is None):
+                state.set_aside(line.piece, line.marker, line.now)
                 continue
             kind = Mark if line.tap == "mark" else Unmark
             tap: Tap = kind(piece=line.piece, marker=line.marker)
@@ -288,11 +324,14 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
         except InputError as exc:
             problems.append(f"log line {n}: {exc.summary}")
             break
-        if made.now != line.now or made.bonus != line.bonus:
+        if made.now != line.now or (made.bonus != line.bonus and not skip_missing):
             problems.append(f"log line {n} ({line.words()[:80]}) is not what its tap does")
             break
         if line.tap == "next-turn" and skip_missing:
-            made = Logged(tap="next-turn", turn=line.turn, cleared=made.cleared)
+            for piece_key, marker, _ in line.cleared:
+                held = board.piece(piece_key)
+                if held is None or held.control(marker) is None:
+                    state.set_aside(piece_key, marker, 0)  # cleared when the turn was played
         elif line.tap == "next-turn" and set(made.cleared) != set(line.cleared):
             problems.append(f"log line {n}: the markers it cleared are not the ones the turn clears")
             break
