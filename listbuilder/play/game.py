@@ -101,40 +101,11 @@ def step(state: GameState, tap: Tap, board: Board, dice: Dice = fair_dice) -> Ga
 def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
     turn = state.turn
     if isinstance(tap, Mark | Unmark):
-        piece = board.piece(tap.piece)
-        if piece is None:
-            hint = did_you_mean(tap.piece, [p.key for p in board.pieces])
-            raise _refuse(f"'{tap.piece[:80]}' is not a model of this list", hint)
-        control = piece.control(tap.marker)
-        if control is None:
-            names = [c.marker for c in piece.controls]
-            raise _refuse(
-                f"'{tap.marker[:80]}' is not a marker of {piece.key}",
-                f"its markers: {', '.join(names)}" if names else "the rule set gives it no markers",
-            )
-        was = state.value(piece.key, control.marker)
-        now = was + (1 if isinstance(tap, Mark) else -1)
-        if now < 0:
-            raise _refuse(f"{piece.key} has no {control.marker} to take off")
-        if now > control.maximum:
-            raise _refuse(
-                f"{piece.key} is already {control.marker}"
-                if control.kind == "toggle"
-                else f"{control.marker} on {piece.key} is at most {control.maximum}"
-            )
-        return Logged(tap=tap.name, turn=turn, piece=piece.key, marker=control.marker, was=was, now=now)
+        piece, marker, was, now = _marking(state, board, tap.piece, tap.marker, isinstance(tap, Mark))
+        return Logged(tap=tap.name, turn=turn, piece=piece, marker=marker, was=was, now=now)
     if isinstance(tap, Score):
-        track = board.track(tap.track)
-        if track is None:
-            raise _refuse(f"'{tap.track[:80]}' is not a score of this game")
-        was = state.scores.get(track.label, track.start)
-        now = was + tap.by
-        if now < 0:
-            raise _refuse(f"{track.label} cannot go below 0 (it is {was})")
-        top = track.maximum if track.capped else MAX_SCORE
-        if now > top:
-            raise _refuse(f"{track.label} is at most {top}")
-        return Logged(tap="score", turn=turn, track=track.label, was=was, now=now)
+        label, was, now = _scoring(state, board, tap.track, tap.by)
+        return Logged(tap="score", turn=turn, track=label, was=was, now=now)
     if isinstance(tap, NextTurn):
         if board.aids.turns is not None and turn >= board.aids.turns:
             raise _refuse(f"the game ends after turn {board.aids.turns}", "end the game, or undo a turn")
@@ -156,6 +127,47 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
             raise _refuse("the game has ended already")
         return Logged(tap="end", turn=turn)
     raise _refuse(f"'{tap.name}' does not change a game's state")
+
+
+def _marking(state: Reading, board: Board, piece_key: str, marker: str, on: bool) -> tuple[str, str, int, int]:
+    """A marker put on (``on``) or taken off a piece, checked: (piece, marker, was, now)."""
+    piece = board.piece(piece_key)
+    if piece is None:
+        hint = did_you_mean(piece_key, [p.key for p in board.pieces])
+        raise _refuse(f"'{piece_key[:80]}' is not a model of this list", hint)
+    control = piece.control(marker)
+    if control is None:
+        names = [c.marker for c in piece.controls]
+        raise _refuse(
+            f"'{marker[:80]}' is not a marker of {piece.key}",
+            f"its markers: {', '.join(names)}" if names else "the rule set gives it no markers",
+        )
+    was = state.value(piece.key, control.marker)
+    now = was + (1 if on else -1)
+    if now < 0:
+        raise _refuse(f"{piece.key} has no {control.marker} to take off")
+    if now > control.maximum:
+        raise _refuse(
+            f"{piece.key} is already {control.marker}"
+            if control.kind == "toggle"
+            else f"{control.marker} on {piece.key} is at most {control.maximum}"
+        )
+    return piece.key, control.marker, was, now
+
+
+def _scoring(state: Reading, board: Board, track_label: str, by: int) -> tuple[str, int, int]:
+    """A track moved ``by``, checked: (track, was, now)."""
+    track = board.track(track_label)
+    if track is None:
+        raise _refuse(f"'{track_label[:80]}' is not a score of this game")
+    was = state.scores.get(track.label, track.start)
+    now = was + by
+    if now < 0:
+        raise _refuse(f"{track.label} cannot go below 0 (it is {was})")
+    top = track.maximum if track.capped else MAX_SCORE
+    if now > top:
+        raise _refuse(f"{track.label} is at most {top}")
+    return track.label, was, now
 
 
 def _count_marked(state: Reading, board: Board, marker: str) -> int:
@@ -295,11 +307,10 @@ def replay(
             if skip_missing and (piece is None or piece.control(line.marker) is None):
                 state.set_aside(line.piece, line.marker, line.now)
                 continue
-            kind = Mark if line.tap == "mark" else Unmark
-            tap: Tap = kind(piece=line.piece, marker=line.marker)
+            tap: Tap | None = None
             expected_was = state.value(line.piece, line.marker)
         elif line.tap == "score":
-            tap = Score(track=line.track, by=line.now - line.was)
+            tap = None
             track = board.track(line.track)
             expected_was = state.scores.get(line.track, track.start if track else 0)
         elif line.tap == "next-turn":
@@ -318,7 +329,14 @@ def replay(
             problems.append(f"log line {n} says turn {line.turn}, but the game was in turn {state.turn}")
             break
         try:
-            made = _logged(state, tap, board, fair_dice)
+            if tap is None:  # a mark or a score, checked as its tap is, without a record made for each line
+                if line.tap == "score":
+                    now = _scoring(state, board, line.track, line.now - line.was)[2]
+                else:
+                    now = _marking(state, board, line.piece, line.marker, line.tap == "mark")[3]
+                made = line if now == line.now else dataclasses.replace(line, now=now)
+            else:
+                made = _logged(state, tap, board, fair_dice)
             if state.ended and line.tap != "end":
                 raise _refuse("a tap after the game's end")
         except InputError as exc:

@@ -128,8 +128,6 @@ def _read(path: Path) -> str:
 
 
 MAX_DEPTH = 6  # a game file nests a mapping, its log, a line, its dice: four levels; more is not one
-# A log line as ``game_text`` writes it: one JSON object on a line of its own.
-_LOG_LINE = re.compile(r"  - (\{.*\})")
 
 
 def _parse(path: Path, text: str) -> GameFile:
@@ -153,20 +151,36 @@ def _parse_fast(loader_class: Any, text: str, path: Path) -> Any:
     head, found, log = text.partition("\nlog:\n")
     if not found or "\nlog:" in head:
         return None
-    lines = []
-    for line in log.splitlines():
-        m = _LOG_LINE.fullmatch(line)
-        if m is None:
-            return None
-        try:
-            lines.append(json.loads(m.group(1)))
-        except (ValueError, RecursionError):  # not JSON (YAML may still read it), or nested past reason
-            return None
+    texts = log.split("\n")
+    if texts[-1] == "":
+        texts.pop()
+    if not all(t.startswith("  - {") and t.endswith("}") for t in texts):
+        return None
+    distinct = {t: n for n, t in enumerate(dict.fromkeys(texts))}  # a long game repeats a few lines
+    try:
+        lines = json.loads("[" + ",".join(t[4:] for t in distinct) + "]")  # one read of them all
+    except (ValueError, RecursionError):  # not JSON (YAML may still read it), or nested past reason
+        return None
+    if len(lines) != len(distinct) or not all(type(line) is dict for line in lines):
+        return None  # a line that is not one JSON object of its own
     _check_depth(loader_class, head, path)
     data = yaml.load(head, Loader=loader_class)
     if isinstance(data, dict):
-        data["log"] = lines
+        data["log"] = _Lines(lines, [distinct[t] for t in texts])
     return data
+
+
+class _Lines(list[Any]):
+    """A log's distinct lines, each read (and then checked) once, and the order they come in:
+    ``order[i]`` is the place among them of the file's line ``i``."""
+
+    def __init__(self, lines: list[Any], order: list[int]) -> None:
+        super().__init__(lines)
+        self.order = order
+
+    def line_of(self, n: int) -> int:
+        """The file's first line that is the distinct line ``n``."""
+        return self.order.index(n)
 
 
 def _check_depth(loader_class: Any, text: str, path: Path) -> None:
@@ -279,8 +293,10 @@ def game_from_data(data: Any, path: Path) -> GameFile:
     # a key written with nothing after it is a key left out (but a revision may be null)
     data = {k: v for k, v in data.items() if v is not None or k == "revision"}
     data["format"] = FORMAT
+    given = data.get("log")
+    order = given if isinstance(given, _Lines) else None
     if "pieces" in data:
-        data["log"] = _named(data.pop("pieces"), data.get("log"), path)
+        data["log"] = _named(data.pop("pieces"), given, path, order)
     try:
         saved: SavedGame = adapter(SavedGame).validate_json(json_text(data))
     except TypeError:  # a value JSON has no word for (a set, bytes, a date as a key): not a game's
@@ -288,7 +304,10 @@ def game_from_data(data: Any, path: Path) -> GameFile:
     except ValidationError as exc:
         errors = exc.errors(include_url=False)  # a wrong value is said before a key left out
         first = min(errors, key=lambda err: err["type"] == "missing")
-        raise _bad(path, *_place(first["loc"], first["type"] == "missing")) from None
+        loc = tuple(first["loc"])
+        if order is not None and loc[:1] == ("log",) and len(loc) > 1 and isinstance(loc[1], int):
+            loc = ("log", order.line_of(loc[1]), *loc[2:])
+        raise _bad(path, *_place(loc, first["type"] == "missing")) from None
     return GameFile(
         list=saved.list,
         name=saved.name,
@@ -303,13 +322,13 @@ def game_from_data(data: Any, path: Path) -> GameFile:
             ended=saved.ended,
             markers=_markers(saved.markers, path, "markers"),
             scores={k: _bounded(v, path, f"scores.{k[:40]}") for k, v in saved.scores.items()},
-            log=_log(saved.log, path),
+            log=_log(saved.log, path, order),
             leftovers=_markers(saved.leftovers, path, "leftovers"),
         ),
     )
 
 
-def _named(pieces: Any, log: Any, path: Path) -> Any:
+def _named(pieces: Any, log: Any, path: Path, order: _Lines | None) -> Any:
     """The log with each piece's number (its place in ``pieces``, from 0) replaced by its name."""
     if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
         raise _bad(path, "pieces", _SHOULD_BE["pieces"])
@@ -324,8 +343,9 @@ def _named(pieces: Any, log: Any, path: Path) -> Any:
         return pieces[ref]
 
     out = []
-    for i, line in enumerate(log):
-        if isinstance(line, dict):
+    for n, line in enumerate(log):
+        if isinstance(line, dict) and ("piece" in line or "cleared" in line):
+            i = order.line_of(n) if order is not None and _has_ref(line, len(pieces)) else n
             line = dict(line)
             if "piece" in line:
                 line["piece"] = name(line["piece"], f"log[{i}].piece")
@@ -335,7 +355,13 @@ def _named(pieces: Any, log: Any, path: Path) -> Any:
                     [name(c[0], f"log[{i}].cleared"), *c[1:]] if isinstance(c, list) and c else c for c in cleared
                 ]
         out.append(line)
-    return out
+    return _Lines(out, order.order) if order is not None else out
+
+
+def _has_ref(line: dict[str, Any], count: int) -> bool:
+    """Whether a line names a piece by a number outside ``0 .. count - 1`` (then its place is said)."""
+    refs = [line.get("piece"), *(c[0] for c in line.get("cleared") or () if isinstance(c, list) and c)]
+    return any(isinstance(r, int) and not isinstance(r, bool) and not 0 <= r < count for r in refs)
 
 
 def _bounded(value: int, path: Path, where: str, low: int = WHOLE[0], high: int = WHOLE[1]) -> int:
@@ -357,26 +383,32 @@ def _roster(roster: tuple[tuple[str, int], ...], path: Path) -> tuple[tuple[str,
     return tuple((unit, _bounded(count, path, f"roster[{i}]", 0)) for i, (unit, count) in enumerate(roster))
 
 
-def _log(log: tuple[Logged, ...], path: Path) -> tuple[Logged, ...]:
-    """The log's lines, each number within its bounds, or ``_bad``."""
-    if len(log) > MAX_TAPS:
+def _log(log: tuple[Logged, ...], path: Path, order: _Lines | None) -> tuple[Logged, ...]:
+    """The log's lines (its distinct ones in ``order``), each number within its bounds, or ``_bad``."""
+    if len(log if order is None else order.order) > MAX_TAPS:
         raise _bad(path, "log", _SHOULD_BE["log"])
+    for n, line in enumerate(log):
+        wrong = _wrong_number(line)
+        if wrong is not None:
+            raise _bad(path, f"log[{n if order is None else order.line_of(n)}]{wrong[0]}", wrong[1])
+    return log if order is None else tuple(log[n] for n in order.order)
+
+
+def _wrong_number(line: Logged) -> tuple[str, str] | None:
+    """Where a log line's number is out of its bounds (after the line's place), and what it should be."""
     low, high = WHOLE
-    for i, line in enumerate(log):
-        where = f"log[{i}]"
-        for key in ("turn", "was", "now"):
-            if not low <= getattr(line, key) <= high:
-                _bounded(getattr(line, key), path, f"{where}.{key}")
-        if line.bonus:
-            _bounded(line.bonus, path, f"{where}.bonus", 0, 100_000)
-        if line.faces:
-            if len(line.faces) > 10:
-                raise _bad(path, where, "a tap with its dice and cleared markers as lists")
-            for face in line.faces:
-                _bounded(face, path, f"{where}.faces")
-        for _, _, value in line.cleared:
-            _bounded(value, path, f"{where}.cleared")
-    return log
+    for key in ("turn", "was", "now"):
+        if not low <= getattr(line, key) <= high:
+            return f".{key}", _whole()
+    if not 0 <= line.bonus <= 100_000:
+        return ".bonus", _whole(0, 100_000)
+    if len(line.faces) > 10:
+        return "", "a tap with its dice and cleared markers as lists"
+    if any(not low <= v <= high for v in line.faces):
+        return ".faces", _whole()
+    if any(not low <= v <= high for _, _, v in line.cleared):
+        return ".cleared", _whole()
+    return None
 
 
 @dataclasses.dataclass
@@ -397,13 +429,9 @@ _LINES: Bounded[Path, _Written] = Bounded(_CACHE_SIZE)
 def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> _Written:
     held = _LINES.get(path) if path is not None else None
     shared = 0
-    if held is not None:
-        old = held.log
-        shared = min(len(old), len(log))
-        while shared and log[shared - 1] is not old[shared - 1]:
-            shared -= 1
-        if not (shared and all(log[i] is old[i] for i in (0, shared // 2))):
-            shared = 0
+    if held is not None:  # the lines they share from the start (the same records: read once, never changed)
+        both = min(len(log), len(held.log))
+        shared = next((i for i, (a, b) in enumerate(zip(log, held.log, strict=False)) if a is not b), both)
     if held is not None and shared:
         kept = [n for n, line in zip(held.pieces, held.first, strict=True) if line < shared]
         written = _Written(log, held.texts[:shared], {n: i for i, n in enumerate(kept)}, held.first[: len(kept)])
