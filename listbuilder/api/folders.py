@@ -58,7 +58,9 @@ class Changed(Record):
     done: str
     changed: bool
     state: ListState | None  # None when the caller did not ask for it (a page that redirects)
+    # or when the list cannot be read after it (a repair, or the undo of one: ``readable``)
     entry: int | None = None  # the entry the change made or changed, if it is still there
+    readable: bool = True  # False: the list cannot be read after the change (its repair view shows it)
 
     def as_json(self) -> dict[str, Any]:
         shown = self.state.as_json() if self.state is not None else None
@@ -85,8 +87,10 @@ def change_list(
     out the list's state after the change (a page that redirects does not show it)."""
     path = list_file(folder, name)
     result = apply_change(path, catalogs, change, expect=expect, history=True)
-    after = state_of(name, path, result.text, result.report) if state else None
-    return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
+    after = state_of(name, path, result.text, result.report) if state and result.report is not None else None
+    return Changed(
+        done=result.done, changed=result.changed, state=after, entry=result.entry, readable=result.report is not None
+    )
 
 
 def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:

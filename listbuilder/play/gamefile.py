@@ -457,7 +457,7 @@ def _log_lines(path: Path | None, log: tuple[Logged, ...]) -> _Written:
     return written
 
 
-# YAML reads a key written plainly ("Hunter 1": ...) only within 1,024 characters; a longer one
+# YAML reads a key written plainly ("name": ...) only within 1,024 characters; a longer one
 # (a name as long as the list allows) is written as an explicit key ("? ...").
 _PLAIN_KEY = 1000
 
