@@ -120,3 +120,117 @@ def test_the_odds_form_puts_the_players_own_list_last(server: Server):
     page = server.get(play(ZOMBIES) + "/odds").text
     groups = re.findall(r'<optgroup label="[^"]*\(([^)]+)\)">', page)
     assert groups[-1] == ZOMBIES and sorted(groups[:-1]) == [ELVES, MASH]
+
+
+# --- item 7: the custom unit form, the limit ----------------------------------------------------
+
+
+def _priced(server: Server, file: str, fields: list[tuple[str, str]]) -> str:
+    """The custom unit form priced without JavaScript: posted, then the builder page it comes back to."""
+    sent = [("token", server.token()), ("version", server.version(file)), ("preview", "1"), *fields]
+    answer = server.post(f"/list/{quote(file)}/price", sent)
+    assert answer.status == 303
+    return server.get(answer.headers["location"].split("#")[0]).text
+
+
+def _price_said(page: str) -> str:
+    found = re.search(r'<div id="price"[^>]*>(.*?)</div>\s*<div class="buttons">', page, re.S)
+    assert found, page
+    return visible(found.group(1))
+
+
+SQUAD = [("name", "Fire Team"), ("type", "Infantry")]
+
+
+def test_a_loadout_short_of_its_figures_is_explained_by_the_forms_ticks(server: Server):
+    # four figures, two of them with a rifle (deathzap's ruling one-weapon-each: lines 3-9)
+    fields = [*SQUAD, ("figures", "4"), ("weapons", "Rifle"), ("weapons:Rifle", "2")]
+    said = _price_said(_priced(server, RANGERS, fields))
+    assert "Fire Team: the unit has 4 figures, but its weapons are carried by 2x Rifle = 2" in said
+    assert "make the figures that carry none a unit of their own, with no weapons ticked" in said
+    assert "weapons: []" not in said and "e.g." not in said and "joined by +" not in said
+    assert "type each of its stats in the form" in said
+
+
+def test_a_loadout_past_its_figures_is_explained_by_the_forms_ticks(server: Server):
+    fields = [*SQUAD, ("figures", "2"), ("weapons", "Rifle"), ("weapons", "Repeater")]
+    said = _price_said(_priced(server, RANGERS, [*fields, ("weapons:Rifle", "2"), ("weapons:Repeater", "2")]))
+    assert "carried by 2x Rifle + 2x Repeater = 4" in said
+    assert "make the figures that carry both a unit of their own, with Rifle and Repeater ticked" in said
+    assert "weapons: [" not in said and "Weapons: Fire Team" not in said
+
+
+def test_the_command_line_still_words_a_loadout_as_the_list_files_keys(cli, tmp_path: Path):
+    listed = tmp_path / "squad.yaml"
+    listed.write_text(
+        "system: deathzap\nname: S\nunits:\n  - name: Fire Team\n    figures: 5\n    type: Infantry\n"
+        "    weapons: [{weapon: Rifle, figures: 4}]\n"
+    )
+    result = cli("validate", listed)
+    assert result.exit_code == 2
+    assert (
+        "make the figures carrying its weapons add up to 5: count all 5 figures, each carrying one of its weapons; "
+        "figures that carry none go in an entry of their own with 'weapons: []'" in result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("counts", "chosen"),
+    [
+        ([("weapons:Rifle", "3"), ("weapons:Repeater", "1")], "Rifle, Repeater"),  # typed, never ticked
+        ([("weapons:Rifle", "4"), ("weapons:Repeater", "0")], "Rifle"),  # a 0 chooses nothing
+    ],
+)
+def test_a_count_typed_beside_a_weapon_chooses_it_without_javascript(server: Server, counts, chosen):
+    page = _priced(server, RANGERS, [*SQUAD, ("figures", "4"), ("weapons", ""), *counts])
+    said = _price_said(page)
+    assert "cannot" not in said, said
+    ticked = re.findall(r'<input type="checkbox" name="weapons" value="([^"]+)" checked>', page)
+    assert ", ".join(ticked) == chosen
+    # 4 infantry with 3 rifles and 1 repeater is the Colony Volunteers' loadout (the shipped example)
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("0", "the limit must be a whole number of at least 1, found 0"),
+        ("100001", "the limit must be at most 100,000, found 100,001"),
+        ("99999999999999999999", "the limit must be at most 100,000, found 99,999,999,999,999,999,999"),
+    ],
+)
+def test_a_limit_out_of_bounds_is_refused_in_the_forms_words(server: Server, folder: Path, value: str, said: str):
+    before = (folder / ZOMBIES).read_bytes()
+    fields = {"token": server.token(), "version": server.version(ZOMBIES), "change": "set", "key": "points"}
+    answer = server.post(f"/list/{ZOMBIES}/change", {**fields, "value": value})
+    assert answer.status == 400
+    text = visible(answer.text)
+    assert f"{said} 'points' counts the size of a game (type a whole number of points from 1 to 100,000)" in text
+    assert "for example: points 100" not in text
+    assert (folder / ZOMBIES).read_bytes() == before
+
+
+def test_a_limit_at_the_bound_is_taken(server: Server, folder: Path):
+    (folder / "big.yaml").write_bytes((folder / ZOMBIES).read_bytes())
+    fields = {"token": server.token(), "version": server.version("big.yaml"), "change": "set", "key": "points"}
+    assert server.post("/list/big.yaml/change", {**fields, "value": "100000"}).status == 303
+    assert "points: 100000\n" in (folder / "big.yaml").read_text()
+
+
+def test_a_new_list_past_the_bound_is_refused(server: Server, folder: Path):
+    fields = {"token": server.token(), "system": "might-skirmish", "name": "Huge", "limit": "100001"}
+    answer = server.post("/new", fields)
+    assert answer.status == 400
+    assert "the limit must be at most 100,000, found 100,001" in visible(answer.text)
+    assert not [p for p in folder.glob("*.yaml") if "Huge" in p.read_text()]
+
+
+@pytest.mark.parametrize(("limit", "code"), [(100_000, 0), (100_001, 2), (99999999999999999999, 2)])
+def test_the_list_reader_bounds_a_limit(cli, tmp_path: Path, limit: int, code: int):
+    listed = tmp_path / "big.yaml"
+    listed.write_text(f"system: might-skirmish\nname: Big\npoints: {limit}\nunits:\n  - unit: Hunter\n")
+    result = cli("validate", listed)
+    out = result.stdout + result.stderr
+    assert result.exit_code == code, out
+    if code:
+        assert f"line 3, column 9: points: the limit must be at most 100,000, found {limit:,}" in out
+        assert "agree the size of a game played at a table" in out

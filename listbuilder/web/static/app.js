@@ -181,3 +181,11 @@ function listbuilderSafeFocus() {
   target.focus({preventScroll: true}); // the place it goes is where the player was looking
 }
 document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too
+// The custom unit form: a count of figures typed beside a weapon chooses it, as the server takes a
+// count above 0 for an item left unticked (web/forms.py); a count cleared leaves the tick as it is.
+document.addEventListener("input", (event) => {
+  const count = event.target;
+  if (!(count instanceof HTMLInputElement) || !count.closest(".loadout .figures")) return;
+  const tick = count.closest(".carried")?.querySelector('input[type="checkbox"]');
+  if (tick && Number.parseInt(count.value, 10) > 0) tick.checked = true;
+});
