@@ -560,7 +560,7 @@ def test_your_panicked_figures_add_to_your_opponents_impetus_roll(folder, catalo
     assert played.game.state.rolls[-1].bonus == 2
     assert played.done.endswith("you 5, your opponent 6 (4 + 2): your opponent rolls higher")
     played = play.play_tap(folder, MARINES, catalogs, g.id, play.RollDice(roll="impetus", faces=(6, 4)))
-    assert played.done.endswith("you 6, your opponent 6 (4 + 2): a tie, roll again")
+    assert played.done.endswith("you 6, your opponent 6 (4 + 2): a tie, roll again (ruling roll-off-ties)")
     assert play.load_game(folder, MARINES, catalogs).trusted  # the bonus is in the log and follows from it
     path = folder / ".listbuilder" / "games" / MARINES / "0001.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('"bonus": 2', '"bonus": 0', 1), encoding="utf-8")

@@ -154,9 +154,25 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
     raise _refuse(f"'{tap.name}' does not change a game's state")
 
 
-def _count_marked(state: Reading, board: Board, marker: str) -> int:
-    """How many of the list's figures have ``marker`` on (a count over a unit's figures counts each)."""
-    return sum(marks.get(marker, 0) for piece, marks in state.markers.items() if board.piece(piece) is not None)
+def _count_marked(state: Reading, board: Board, marker: str, *, with_the_lost: bool = False) -> int:
+    """How many of the list's figures still in the game have ``marker`` on (a count over a unit's
+    figures counts each); a figure out of the game no longer counts, whatever it had on when it
+    fell. ``with_the_lost`` counts them too, as logs made before they stopped counting did."""
+    total = 0
+    for key, marks in state.markers.items():
+        piece = board.piece(key)
+        value = marks.get(marker, 0) if piece is not None else 0
+        if piece is not None and value:
+            total += value if with_the_lost else min(value, piece.figures - piece.figures_out(marks))
+    return total
+
+
+def _counted_the_lost(state: Reading, board: Board, line: Logged) -> bool:
+    """Whether a logged roll-off's bonus counted figures out of the game, as logs made before they
+    stopped counting did: what was rolled then stands."""
+    roll = board.roll(line.roll)
+    adds = roll.opponent_adds if roll is not None else ""
+    return bool(adds) and line.bonus == _count_marked(state, board, adds, with_the_lost=True)
 
 
 def _cleared(state: Reading, board: Board) -> tuple[tuple[str, str, int], ...]:
@@ -288,6 +304,8 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
         except InputError as exc:
             problems.append(f"log line {n}: {exc.summary}")
             break
+        if made.bonus != line.bonus and _counted_the_lost(state, board, line):
+            made = line
         if made.now != line.now or made.bonus != line.bonus:
             problems.append(f"log line {n} ({line.words()[:80]}) is not what its tap does")
             break

@@ -26,7 +26,7 @@ def result(board: Board, line: Logged) -> str:
         them += line.bonus
         said = f"you {you}, your opponent {them}" + (f" ({them - line.bonus} + {line.bonus})" if line.bonus else "")
         if you == them:
-            return f"{said}: a tie, roll again"
+            return f"{said}: a tie, {roll.tie}" if roll.tie else f"{said}: a tie, which the rules do not settle"
         return f"{said}: " + ("you roll higher" if you > them else "your opponent rolls higher")
     table = board.table(roll.table)
     face = line.faces[0] if line.faces else 0

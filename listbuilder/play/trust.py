@@ -53,14 +53,19 @@ class Game(Record):
     def is_out(self, piece: Any) -> bool:
         """Whether a piece is out of the game: a marker that puts it out is on, or at its maximum."""
         marks = self.state.markers.get(piece.key)
-        if not marks:
-            return False
-        return any(c.out and marks.get(c.marker, 0) >= c.maximum for c in piece.controls)
+        return bool(marks) and piece.figures_out(marks) >= piece.figures
 
     def lost(self) -> tuple[int, int]:
-        """How many pieces are out of the game, and what they cost."""
-        out = [p for p in self.board.pieces if self.is_out(p)]
-        return len(out), sum(p.cost for p in out)
+        """How many pieces are out of the game, and how much of the force that is: the figures
+        out, each weighing what it counts in the force's size, where a force is sized in
+        figures (``Board.size``); the points of the pieces out, elsewhere."""
+        pieces = weight = 0
+        for piece in self.board.pieces:
+            marks = self.state.markers.get(piece.key)
+            out = piece.figures_out(marks) if marks else 0
+            pieces += out >= piece.figures
+            weight += piece.cost * out // max(piece.figures, 1) if out else 0
+        return pieces, weight
 
     @property
     def rolls(self) -> list[dict[str, Any]]:

@@ -26,6 +26,12 @@ WORDS = {
     "qr-on-roster": "untick the QR code, or print the roster too",
     "own-entry": "make the figures that carry none of its items, or two, a unit of their own",
     "limit": "type the list's limit under “Name and limit”",
+    "rename": "“Use” writes its current name",
+    "retired": "replace it from the catalog, or “Remove” it",
+    "import-system": "or, for a list typed by hand, choose its rule set in the form",
+    "size": "type the agreed size in the Size box",
+    "adopt": "the club's organiser can make them a member's lists",
+    "invite": "ask the club's organiser for a new sign-in link",
 }
 
 
@@ -34,6 +40,13 @@ def hint(action: Action | None) -> str:
     if action is None:
         return ""
     said = dict(action.example)
+    if action.kind in ("rename", "retired"):
+        unit = said.get("unit")
+        if action.kind == "rename":
+            return f"“Use {unit}” writes its current name"
+        if unit:
+            return f"“Use {unit}” puts it in its place, or “Remove” takes it out"
+        return "“Remove” takes it out: add another from the catalog in its place"
     if action.kind == "price-unit":
         unit = said.get("unit")
         return f"{unit} is in the catalog: add it from there" if unit else WORDS["price-unit"]

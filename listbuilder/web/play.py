@@ -221,9 +221,11 @@ def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, 
         number = index(target)
         if number is None:
             raise InputError("choose the unit to attack", details=None)
-        situation = _situation(query, choices.options)
+        # the kind of attack, where the rule set has more than one (melee, shooting): its own options
+        attack = (query.get("attack") or None) if len(choices.attacks) > 1 else None
+        situation = _situation(query, choices.options_of(attack))
         context["odds"] = play.game_odds(
-            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation
+            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation, attack
         )
         context["odds_words"] = _words(situation)
     except ListbuilderError as exc:
