@@ -240,3 +240,53 @@ def test_the_list_reader_bounds_a_limit(cli, tmp_path: Path, limit: int, code: i
     if code:
         assert f"line 3, column 9: points: the limit must be at most 100,000, found {limit:,}" in out
         assert "agree the size of a game played at a table" in out
+
+
+# --- item 8: a rules card not found, the roster's kicker, the source of a rule ------------------
+
+
+@pytest.mark.parametrize("path", ["/card/NOPE", "/card/deathzp", "/card/NOPE/download?format=html"])
+def test_a_rules_card_of_no_rule_set_is_a_not_found_page_naming_it(server: Server, path: str):
+    answer = server.get(path)
+    assert answer.status == 404
+    asked = path.split("/")[2]
+    assert "<title>No such rule set · listbuilder</title>" in answer.text
+    assert "cannot be shown" not in answer.text
+    text = visible(answer.text)
+    assert f"There is no rules card of “{asked}”: this builder has no rule set of that name." in text
+    assert ('Did you mean <a href="/card/deathzap">deathzap</a>?' in answer.text) == (asked == "deathzp")
+    for system in ("deathmelt", "deathzap", "melee-module", "might-skirmish", "speed-range-power"):
+        assert f'<a href="/card/{system}">' in answer.text
+
+
+def test_a_rules_card_of_a_long_name_quotes_only_its_start(server: Server):
+    answer = server.get("/card/" + "x" * 500)
+    assert answer.status == 404 and "x" * 40 + "…" in answer.text and "x" * 41 not in answer.text
+
+
+def test_the_rosters_kicker_names_the_faction_only_where_the_list_is_called_otherwise(server: Server, folder: Path):
+    def kicker(file: str) -> str:
+        answer = server.get(f"/list/{file}/print?format=html")
+        assert answer.status == 200, answer.text
+        found = re.search(r'<p class="kicker">([^<]*roster[^<]*)</p>', answer.text)
+        assert found, answer.text
+        return found.group(1)
+
+    assert kicker(ZOMBIES) == "Might Skirmish · warband roster"  # the list is called Zombie Family
+    assert kicker(MASH) == "Might Skirmish · warband roster · Zombie Family"  # Monster Mash, of Zombie Family
+    (folder / "shouting.yaml").write_text((folder / ZOMBIES).read_text().replace("Zombie Family", " ZOMBIE FAMILY"))
+    assert kicker("shouting.yaml") == "Might Skirmish · warband roster"
+
+
+def test_a_rules_source_on_the_web_names_the_text_it_is_a_line_of(server: Server):
+    started(server, ZOMBIES)
+    play_page = server.get(play(ZOMBIES)).text
+    sources = re.findall(r'class="source">Source: ([^<]*)<', play_page)
+    assert sources and all(s.startswith("the Might Skirmish text, line") for s in sources), sources
+    # Fate tokens: 10 at the start (004 line 46)
+    assert "Source: the Might Skirmish text, lines 46 and 48" in play_page
+    rules = server.get(f"/list/{RANGERS}/rules?unit=Hover+Tank").text
+    assert "Source: the Deathzap (simplified) text, lines 16-21 and 32" in rules
+    card = server.get("/card/might-skirmish").text
+    assert "Source: the Might Skirmish text, line 48" in card
+    assert not re.search(r"Source: lines? \d", play_page + rules + card)
