@@ -11,6 +11,7 @@ from starlette.responses import FileResponse, Response
 
 from listbuilder.api import folders, lists, pages
 from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.forms import SHOWN
 from listbuilder.web.site import (
     EXPORTS,
     Endpoint,
@@ -20,6 +21,7 @@ from listbuilder.web.site import (
     error_message,
     unreadable,
 )
+from listbuilder.words import did_you_mean, meant
 
 PAPERS = ("a4", "letter")
 MEDIA = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
@@ -281,8 +283,11 @@ def card_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
+        asked = request.path_params["system"]
+        if asked not in site.catalogs.ids():
+            return _no_rule_set(site, request, asked)
         try:
-            system = site.catalogs.get(request.path_params["system"])
+            system = site.catalogs.get(asked)
             card = await blocking(printing.card_page, system)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
@@ -292,11 +297,22 @@ def card_page(site: Site) -> Endpoint:
     return handler
 
 
+def _no_rule_set(site: Site, request: Request, asked: str) -> Response:
+    """The page for a rules card of a rule set this builder does not have: what was asked for, the
+    rule set meant where one is close, and the cards there are."""
+    shown = asked if len(asked) <= SHOWN else asked[:SHOWN] + "…"
+    cards = [(s.id, " ".join(s.definition.name.split())) for s in site.catalogs.all()]
+    close = meant(did_you_mean(asked, [card for card, _ in cards]))
+    return site.page("no_card.html", request, 404, title="No such rule set", asked=shown, cards=cards, close=close)
+
+
 def card_download(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
         q = request.query_params
+        if request.path_params["system"] not in site.catalogs.ids():
+            return _no_rule_set(site, request, request.path_params["system"])
         try:
             system = site.catalogs.get(request.path_params["system"])
             rendered = await blocking(

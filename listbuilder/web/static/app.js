@@ -211,3 +211,11 @@ document.addEventListener("click", (event) => {
   const height = editor.scrollHeight / Math.max(lines.length, 1);
   editor.scrollTop = Math.max(0, (line - 3) * height);
 });
+// The custom unit form: a count of figures typed beside a weapon chooses it, as the server takes a
+// count above 0 for an item left unticked (web/forms.py); a count cleared leaves the tick as it is.
+document.addEventListener("input", (event) => {
+  const count = event.target;
+  if (!(count instanceof HTMLInputElement) || !count.closest(".loadout .figures")) return;
+  const tick = count.closest(".carried")?.querySelector('input[type="checkbox"]');
+  if (tick && Number.parseInt(count.value, 10) > 0) tick.checked = true;
+});
