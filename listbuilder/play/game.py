@@ -118,7 +118,12 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
                 if control.kind == "toggle"
                 else f"{control.marker} on {piece.key} is at most {control.maximum}"
             )
-        return Logged(tap=tap.name, turn=turn, piece=piece.key, marker=control.marker, was=was, now=now)
+        cleared: tuple[tuple[str, str, int], ...] = ()
+        if isinstance(tap, Mark):  # what putting it on takes off (hunkering down drops Danger tokens)
+            cleared = tuple((piece.key, m, v) for m in control.takes_off if (v := state.value(piece.key, m)))
+        return Logged(
+            tap=tap.name, turn=turn, piece=piece.key, marker=control.marker, was=was, now=now, cleared=cleared
+        )
     if isinstance(tap, Score):
         track = board.track(tap.track)
         if track is None:
@@ -132,6 +137,8 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
             raise _refuse(f"{track.label} is at most {top}")
         return Logged(tap="score", turn=turn, track=track.label, was=was, now=now)
     if isinstance(tap, NextTurn):
+        if not board.aids.turn_track:
+            raise _refuse("this rule set keeps no turns of its own", "count the turns of the rules it is played with")
         if board.aids.turns is not None and turn >= board.aids.turns:
             raise _refuse(f"the game ends after turn {board.aids.turns}", "end the game, or undo a turn")
         if turn >= MAX_TURN:
@@ -208,6 +215,8 @@ def _moved(state: GameState, line: Logged, *, forward: bool, log: tuple[Logged, 
     turn, ended = state.turn, state.ended
     if line.tap in ("mark", "unmark"):
         markers = _set(markers, line.piece, line.marker, line.now if forward else line.was)
+        for piece, marker, value in line.cleared:
+            markers = _set(markers, piece, marker, 0 if forward else value)
     elif line.tap == "score":
         scores = {**scores, line.track: line.now if forward else line.was}
     elif line.tap == "next-turn":
@@ -236,6 +245,8 @@ class _Live:
     def apply(self, line: Logged) -> None:
         if line.tap in ("mark", "unmark"):
             self._set(line.piece, line.marker, line.now)
+            for piece, marker, _ in line.cleared:
+                self._set(piece, marker, 0)
         elif line.tap == "score":
             self.scores[line.track] = line.now
         elif line.tap == "next-turn":
@@ -313,6 +324,9 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
             made = Logged(tap="next-turn", turn=line.turn, cleared=made.cleared)
         elif line.tap == "next-turn" and set(made.cleared) != set(line.cleared):
             problems.append(f"log line {n}: the markers it cleared are not the ones the turn clears")
+            break
+        elif line.tap == "mark" and set(made.cleared) != set(line.cleared):
+            problems.append(f"log line {n}: the markers it took off are not the ones its marker takes off")
             break
         state.apply(made)
     return state.state(), problems
