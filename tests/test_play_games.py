@@ -140,7 +140,7 @@ def test_fate_tokens_start_at_ten_and_never_go_below_nothing(folder, catalogs):
 def test_might_skirmish_deployment_roll(folder, catalogs, face, zones):
     g = play.start_game(folder, ZOMBIES, catalogs)
     played = play.play_tap(folder, ZOMBIES, catalogs, g.id, play.RollDice(roll="deployment", faces=(face,)))
-    assert played.done.startswith(f"Rolled deployment: {face}: {zones}")
+    assert played.done.startswith(f"Rolled Deployment zones: {face}: {zones}")  # its title, never its id
     assert play.roll_result(played.game.board, played.game.state.rolls[-1]).startswith(zones)
 
 
@@ -517,7 +517,7 @@ def test_a_sixth_rule_set_plays_from_its_data_alone(tmp_path):
     with pytest.raises(InputError, match="Glory is at most 5"):
         play.play_tap(lists, "reds.yaml", books, g.id, play.Score(track="Glory", by=4))
     played = play.play_tap(lists, "reds.yaml", books, g.id, play.RollDice(roll="weather", faces=(2,)))
-    assert played.done == "Rolled weather: 2: Rain"
+    assert played.done == "Rolled Weather: 2: Rain"
     g = play.play_tap(lists, "reds.yaml", books, g.id, play.NextTurn()).game  # turn 3 of 3
     with pytest.raises(InputError, match="the game ends after turn 3"):
         play.play_tap(lists, "reds.yaml", books, g.id, play.NextTurn())

@@ -100,10 +100,11 @@ def test_print_downloads(server: Server):
     assert card.headers["content-disposition"] == 'attachment; filename="deathzap-card.html"'
 
 
-def test_compare_gives_the_diff_and_both_odds_grids(server: Server):
-    page = server.get(f"/list/{ZOMBIES}/compare?with={ELVES}").text
-    assert "Windblade Elves (might-skirmish): 98 → 99 points of 100 (+1)" in page
+def test_compare_gives_both_odds_grids_and_the_diff_on_request(server: Server):
+    page = server.get(f"/list/{ZOMBIES}/compare?with={ELVES}").text  # two armies: opponents
     assert page.count('<figure class="matrix">') == 2
+    versions = server.get(f"/list/{ZOMBIES}/compare?with={ELVES}&as=versions").text
+    assert "Windblade Elves (might-skirmish): 98 → 99 points of 100 (+1)" in versions
     assert "Zombie Family against Windblade Elves" in page and "Windblade Elves against Zombie Family" in page
     assert server.get(f"/list/{ZOMBIES}/compare?with=../x.yaml").status == 404
 

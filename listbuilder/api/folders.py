@@ -18,11 +18,12 @@ from listbuilder.editing import folder as lists
 from listbuilder.editing.apply import apply_change
 from listbuilder.editing.changes import Change, SetField
 from listbuilder.editing.folder import list_path as list_file
-from listbuilder.editing.folder import tidy as tidy_folder
+from listbuilder.editing.folder import tidy as tidy_lists
 from listbuilder.editing.history import HistoryStep
 from listbuilder.editing.state import EntryRow, ListState, ListSummary, read_state, state_of
 from listbuilder.editing.state import deleted_summaries as deleted_lists
 from listbuilder.editing.state import folder_summaries as folder_lists
+from listbuilder.play.places import tidy as tidy_games
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 
@@ -44,6 +45,12 @@ __all__ = [
 ]
 
 
+def tidy_folder(folder: Path) -> tuple[Path, ...]:
+    """Remove what killed writes left in ``folder``: temporary files beside its lists, in their
+    history and among their games, and the lock files of killed edits. Returns the files removed."""
+    return tidy_lists(folder) + tidy_games(folder)
+
+
 @record
 class Changed(Record):
     """The outcome of a change made to a list of a folder: what was done, and the list after it."""
@@ -51,7 +58,9 @@ class Changed(Record):
     done: str
     changed: bool
     state: ListState | None  # None when the caller did not ask for it (a page that redirects)
+    # or when the list cannot be read after it (a repair, or the undo of one: ``readable``)
     entry: int | None = None  # the entry the change made or changed, if it is still there
+    readable: bool = True  # False: the list cannot be read after the change (its repair view shows it)
 
     def as_json(self) -> dict[str, Any]:
         shown = self.state.as_json() if self.state is not None else None
@@ -78,8 +87,10 @@ def change_list(
     out the list's state after the change (a page that redirects does not show it)."""
     path = list_file(folder, name)
     result = apply_change(path, catalogs, change, expect=expect, history=True)
-    after = state_of(name, path, result.text, result.report) if state else None
-    return Changed(done=result.done, changed=result.changed, state=after, entry=result.entry)
+    after = state_of(name, path, result.text, result.report) if state and result.report is not None else None
+    return Changed(
+        done=result.done, changed=result.changed, state=after, entry=result.entry, readable=result.report is not None
+    )
 
 
 def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:

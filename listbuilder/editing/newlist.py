@@ -64,6 +64,17 @@ def new_list(
     return "\n".join(lines) + "\n"
 
 
+def size_wanted(system: System) -> InputError:
+    """The refusal of a new list without a size, for a rule set with no standard one."""
+    title = " ".join(system.definition.name.split())
+    unit = system.size_unit
+    return InputError.detailed(
+        f"{title} has no standard size: a new list needs the size the players agreed",
+        f"give the limit in {unit}, the size you and your opponent play at",
+        action=Action(kind="size", system=system.id, example=(("unit", unit),)),
+    )
+
+
 def file_name_for(system: System, name: str | None) -> Path:
     """The file name a new list gets from its name, in any script: ``zombie-family.yaml``,
     ``ゾンビ家族.yaml``; an ``InputError`` asking for ``-o`` when the name has no letters or digits."""
@@ -87,8 +98,11 @@ def new_list_target(
 ) -> Path:
     """Where a new list goes: ``output``, or a file named after the list (``file_name_for``).
 
-    Refused (``InputError``): a ``limit`` in a ``measure`` the rule set does not count in, a file
-    in a factions folder (the catalogs would read it as a faction), and a file that exists."""
+    Refused (``InputError``): no ``limit`` where the rule set has no standard size to stand for
+    one, a ``limit`` in a ``measure`` the rule set does not count in, a file in a factions folder
+    (the catalogs would read it as a faction), and a file that exists."""
+    if limit is None and system.needs_size:
+        raise size_wanted(system)
     if measure is not None and limit is not None and measure != system.size_unit:
         raise InputError.detailed(
             f"{system.id} counts a force in {system.size_unit}, not {measure}",

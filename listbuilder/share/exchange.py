@@ -135,12 +135,13 @@ def embed(report: Report) -> str:
     )
 
 
-def import_text(text: str, source: Path, catalogs: Catalogs) -> str:
-    """List-file YAML from a text, markdown or JSON export; ``InputError`` (naming lines) if it is not one.
+def import_text(text: str, source: Path, catalogs: Catalogs, system_id: str | None = None) -> str:
+    """List-file YAML from a text, markdown or JSON export, or a list typed by hand for rule set
+    ``system_id``; ``InputError`` (naming lines) if it is neither.
 
     ``source`` names the text in error messages.
     """
-    return import_with_notes(text, source, catalogs).text
+    return import_with_notes(text, source, catalogs, system_id).text
 
 
 @record
@@ -151,8 +152,9 @@ class Imported(Record):
     notes: tuple[str, ...]
 
 
-def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
-    """``import_text``, noting each cost the text wrote that the catalogs here do not give.
+def import_with_notes(text: str, source: Path, catalogs: Catalogs, system_id: str | None = None) -> Imported:
+    """``import_text``, noting each cost the text wrote that the catalogs here do not give, and
+    the lines around the list that it skipped.
 
     Costs are never read into the list (listbuilder judges it again), but a sender whose catalogs
     differ from yours should hear that the numbers changed."""
@@ -167,7 +169,7 @@ def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
         written.append(Written(line=None, cost=_whole(sent.get("total"))))
         skipped: list[str] = []
     else:
-        data, written, skipped = read_export(text, source, catalogs)
+        data, written, skipped = read_export(text, source, catalogs, system_id)
     out = dump_list(data)
     army, system = parse_list(parse_yaml(out, source), catalogs)
     report = build_report(army, system)

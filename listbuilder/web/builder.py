@@ -15,6 +15,7 @@ from listbuilder.api import editing, folders, rulesets
 from listbuilder.errors import ConflictError, ListbuilderError
 from listbuilder.memory import Bounded
 from listbuilder.web.forms import change_of, index
+from listbuilder.web.repair import repair_view
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -155,8 +156,8 @@ def builder_page(site: Site) -> Endpoint:
             return await rules_answer(site, request)
         try:
             return await blocking(_builder, site, request, file, custom=_priced(request))
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        except ListbuilderError as exc:  # a list that cannot be read opens in its repair view
+            return await blocking(repair_view, site, request, file, exc)
 
     return handler
 
@@ -297,14 +298,19 @@ def undo(site: Site, redo: bool) -> Endpoint:
                 expect=one(fields, "version"),
                 state=is_htmx(request),
             )
-        except ConflictError as exc:
-            return await blocking(_changed, site, request, file, "", 409, error=error_message(exc), conflict=True)
         except ListbuilderError as exc:
+            conflict = isinstance(exc, ConflictError)
+            status, error = (409 if conflict else 400), error_message(exc)
             try:
-                return await blocking(_changed, site, request, file, "", 400, error=error_message(exc))
-            except ListbuilderError:
-                return unreadable(site, request, exc)
+                return await blocking(_changed, site, request, file, "", status, error=error, conflict=conflict)
+            except ListbuilderError:  # the list cannot be read (a repair's step): its repair view says it
+                return await blocking(repair_view, site, request, file, exc, status, error=error, conflict=conflict)
         done = "Redone" if redo else "Undone"
+        if not result.readable:  # a repair taken back: the list is unreadable again, and its page repairs it
+            url = list_url(file) + "?" + urlencode({"done": f"{done}: the list cannot be read again"})
+            if is_htmx(request):
+                return Response(status_code=200, headers={"hx-redirect": url})
+            return RedirectResponse(url, status_code=303)
         if is_htmx(request):
             return await blocking(_changed, site, request, file, "", notice=done, state=result.state)
         return redirect(list_url(file), done)

@@ -81,6 +81,7 @@ _FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], editing.Chan
     "count": (("index", "count"), lambda f: editing.SetCount(index=f["index"], count=f["count"])),
     "leader": (("index", "leader"), lambda f: editing.SetLeader(index=f["index"], leader=f["leader"])),
     "leaders": (("index", "leaders"), lambda f: editing.SetLeaders(index=f["index"], leaders=f["leaders"])),
+    "unit": (("index", "unit"), lambda f: editing.SetUnit(index=f["index"], unit=f["unit"])),
     "set": (("key", "value"), lambda f: editing.SetField(key=f["key"], value=f["value"])),
     "custom": (
         ("stats",),

@@ -24,6 +24,12 @@ WORDS = {
     "price-unit": "it is in the catalog: add it from there",
     "catalogs": "or have the builder started with that folder of catalogs",
     "qr-on-roster": "untick the QR code, or print the roster too",
+    "rename": "“Use” writes its current name",
+    "retired": "replace it from the catalog, or “Remove” it",
+    "import-system": "or, for a list typed by hand, choose its rule set in the form",
+    "size": "type the agreed size in the Size box",
+    "adopt": "the club's organiser can make them a member's lists",
+    "invite": "ask the club's organiser for a new sign-in link",
 }
 
 
@@ -31,6 +37,13 @@ def hint(action: Action | None) -> str:
     """The builder's words for ``action`` ('' for none): how to take that step on these pages."""
     if action is None:
         return ""
+    if action.kind in ("rename", "retired"):
+        unit = dict(action.example).get("unit")
+        if action.kind == "rename":
+            return f"“Use {unit}” writes its current name"
+        if unit:
+            return f"“Use {unit}” puts it in its place, or “Remove” takes it out"
+        return "“Remove” takes it out: add another from the catalog in its place"
     if action.kind == "price-unit":
         unit = dict(action.example).get("unit")
         return f"{unit} is in the catalog: add it from there" if unit else WORDS["price-unit"]

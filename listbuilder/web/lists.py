@@ -103,11 +103,14 @@ def import_list(site: Site) -> Endpoint:
 
         fields = await form_of(request, site)
         text = one(fields, "text", "") or ""
+        system = one(fields, "system", "") or None
         try:
-            file = await blocking(sharing.import_folder_list, site.folder, site.catalogs, text)
+            done = await blocking(sharing.import_folder_list, site.folder, site.catalogs, text, system)
         except ListbuilderError as exc:
-            return _lists_error(site, request, exc, {"text": text})
-        return redirect(list_url(file), f"Imported the list as {file}")
+            return _lists_error(site, request, exc, {"text": text, "import_system": system or ""})
+        # What the import skipped or found changed goes with it, a line each (the notice shows them).
+        said = "\n".join([f"Imported the list as {done.file}.", *(n[:1].upper() + n[1:] for n in done.notes[:20])])
+        return redirect(list_url(done.file), said)
 
     return handler
 

@@ -54,6 +54,8 @@ def share_page(site: Site) -> Endpoint:
             markdown=markdown,
             qr_error=qr_error,
             papers=PAPERS,
+            opponents=await blocking(_same_rules, site, file, state.report.system.id),
+            max_opponents=MAX_POCKET_OPPONENTS,
         )
 
     return handler
@@ -147,35 +149,115 @@ def print_list(site: Site) -> Endpoint:
     return handler
 
 
-def compare_page(site: Site) -> Endpoint:
+MAX_POCKET_OPPONENTS = 4  # odds grids in one pocket copy: each is a grid of the list against one
+
+
+def pocket(site: Site) -> Endpoint:
+    """The pocket copy of a list (``?vs=FILE`` for each opponent), as a download."""
+
     async def handler(request: Request) -> Response:
-        from listbuilder.api import matchups, sharing  # odds and diffs: loaded on first use
+        from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
         file = request.path_params["file"]
-        other = request.query_params.get("with", "")
+        wanted = list(dict.fromkeys(v for v in request.query_params.getlist("vs") if v))
         try:
+            if len(wanted) > MAX_POCKET_OPPONENTS:
+                raise InputError.detailed(
+                    f"a pocket copy takes at most {MAX_POCKET_OPPONENTS} opponents' lists, {len(wanted)} were chosen",
+                    "choose fewer opponents",
+                )
             state = await blocking(folders.list_state, site.folder, file, site.catalogs)
-            context: dict[str, Any] = {"state": state, "other": None, "diff": "", "grids": []}
-            if other:
-                theirs = await blocking(folders.list_state, site.folder, other, site.catalogs)
-                paths = (folders.list_file(site.folder, file), folders.list_file(site.folder, other))
-                context["other"] = theirs
-                context["diff"] = (await blocking(sharing.diff_files, *paths, site.catalogs)).text()
-                grids = await blocking(
-                    lambda: [
-                        matchups.odds_grid(state.report, theirs.report),
-                        matchups.odds_grid(theirs.report, state.report),
-                    ]
-                )  # odds are work: off the event loop
-                context["grids"] = [g for g in grids if g]
+            opponents = [await blocking(_opponent, site, v) for v in wanted]
+            rendered = await blocking(printing.render_pocket, state.text, state.report, opponents)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
+        return attachment(rendered.data, MEDIA["html"], f"{file.rsplit('.', 1)[0]}-pocket.html")
+
+    return handler
+
+
+def _opponent(site: Site, file: str) -> lists.Report:
+    """An opponent's list of the folder, judged; a missing one is named as the opponent's."""
+    try:
+        return folders.list_state(site.folder, file, site.catalogs).report
+    except ListbuilderError as exc:
+        if exc.summary == "no such list file":
+            raise InputError.detailed(
+                f"no such list file as the opponent's: {file[:120]}", "it may have been deleted or renamed"
+            ) from exc
+        raise
+
+
+VIEWS = ("opponents", "versions")  # two armies face to face, or what changed from one version to another
+
+
+def compare_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        q = request.query_params
+        other = q.get("with", "")
+        try:
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        context: dict[str, Any] = {"state": state, "other": None}
+        if other:
+            try:
+                theirs = await blocking(folders.list_state, site.folder, other, site.catalogs)
+            except ListbuilderError as exc:
+                return unreadable(site, request, exc, file=other)  # the missing file is the one compared with
+            try:  # a diff and the odds are work: off the event loop
+                context.update(await blocking(_comparison, site, state, theirs, q.get("as"), q.get("attack")))
+            except ListbuilderError as exc:
+                return unreadable(site, request, exc)
         others = await blocking(_same_rules, site, file, state.report.system.id)
         return site.page(
             "compare.html", request, title=f"Compare {state.report.army.name}", others=others, chosen=other, **context
         )
 
     return handler
+
+
+def _comparison(
+    site: Site, mine: folders.ListState, theirs: folders.ListState, view: str | None, attack: str | None
+) -> dict[str, Any]:
+    """What the compare page shows of two lists: as two versions of one list, the diff; as
+    opponents, the two side by side and the odds both ways for one kind of attack (``attack``)."""
+    from listbuilder.api import matchups, sharing  # odds and diffs: loaded on first use
+
+    versions = sharing.versions_of_one_list(mine.report, theirs.report)
+    chosen = view if view in VIEWS else ("versions" if versions else "opponents")
+    context: dict[str, Any] = {
+        "other": theirs,
+        "view": chosen,
+        "usual_view": "versions" if versions else "opponents",
+        "diff": "",
+        "sides": [],
+        "grids": [],
+        "odds_errors": [],
+        "kinds": [],
+        "attack": "",
+    }
+    if chosen == "versions":
+        paths = (folders.list_file(site.folder, mine.file), folders.list_file(site.folder, theirs.file))
+        context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
+        return context
+    context["sides"] = [(s, sharing.factions_of(s.report)) for s in (mine, theirs)]
+    if mine.report.system.id == theirs.report.system.id:
+        try:
+            kinds = matchups.attacks_of(site.catalogs, mine.report.system.id)
+        except ListbuilderError:
+            kinds = ()  # no odds for this rule set: each grid says so below
+        context["kinds"] = [(k.id, k.title) for k in kinds]
+        context["attack"] = attack if attack in {k.id for k in kinds} else (kinds[0].id if kinds else "")
+    for a, b in ((mine, theirs), (theirs, mine)):
+        try:
+            context["grids"].append(matchups.odds_grid(a.report, b.report, context["attack"] or None))
+        except ListbuilderError as exc:
+            message = error_message(exc)
+            if message not in context["odds_errors"]:  # both ways, one reason: said once
+                context["odds_errors"].append(message)
+    return context
 
 
 def card_page(site: Site) -> Endpoint:
