@@ -22,6 +22,7 @@ from listbuilder.printing.html import Paper, builtin_templates
 from listbuilder.printing.output import card_bytes, render_document_bytes
 from listbuilder.printing.pages import Block, Card, used_rules
 from listbuilder.printing.pages import card as card_page
+from listbuilder.printing.pages import roster as roster_of
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.formats import Unit
@@ -40,6 +41,7 @@ __all__ = [
     "render_pocket",
     "render_pocket_file",
     "render_reports",
+    "roster_page",
     "unit_rules",
 ]
 
@@ -252,6 +254,11 @@ def _same_rules(report: Report, opponent: Report) -> None:
             "odds compare lists of one rule set",
             file=Path(opponent.army.file) if opponent.army.file else None,
         )
+
+
+def roster_page(report: Report) -> Any:
+    """A judged list as its printed roster shows it (``_roster.html`` lays it out on a page)."""
+    return roster_of(report)
 
 
 def render_card_file(

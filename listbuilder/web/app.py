@@ -12,7 +12,8 @@ from. With htmx (``HX-Request``) the same post answers with the part of the page
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from listbuilder.api import club, folders
 from listbuilder.errors import InputError, shown
-from listbuilder.web import builder, lists, members, play, repair, sheets, units
+from listbuilder.web import builder, events, lists, members, play, repair, sheets, units
 from listbuilder.web.gate import Club, ClubGate
 from listbuilder.web.security import HEADERS, HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
@@ -40,12 +41,14 @@ def create_app(
     host: str = "127.0.0.1",
     port: int | None = None,
     token: str | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The web builder for the list files of ``folder``.
 
     ``host`` and ``port`` are the address the server answers to (``Host`` headers naming anything
     else are refused; with ``port=None`` any port of that host). ``read_only`` refuses every
-    change. ``token`` (default: a new random one) must come with every write."""
+    change. ``token`` (default: a new random one) must come with every write. ``clock``: the time a
+    club's events are judged by (their deadlines and reveals)."""
     root = Path(folder)
     if root.is_file():
         folder_of = shown(root.parent) if root.parent != Path() else ". (this folder)"
@@ -97,7 +100,7 @@ def create_app(
         Route("/fonts/{name}", sheets.font(site)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    gate = Club(root, site) if a_club else None
+    gate = Club(root, site, clock) if a_club else None
     if gate is not None:
         routes[-1:-1] = club_routes(site, gate)
 
@@ -153,6 +156,16 @@ def club_routes(site: Site, gate: Club) -> list[Route]:
         Route("/club", members.club_page(site, gate)),
         Route("/club/invite", members.invite(site, gate), methods=["POST"]),
         Route("/club/revoke", members.revoke(site, gate), methods=["POST"]),
+        Route("/events", events.events_page(site, gate)),
+        Route("/events/new", events.new_event(site, gate), methods=["POST"]),
+        Route("/events/{event}", events.event_page(site, gate)),
+        Route("/events/{event}/submit", events.submit(site, gate), methods=["POST"]),
+        Route("/events/{event}/times", events.times(site, gate), methods=["POST"]),
+        Route("/events/{event}/late", events.late(site, gate), methods=["POST"]),
+        Route("/events/{event}/export.{format}", events.export(site, gate)),
+        HeavyRoute("/events/{event}/pack.pdf", events.pack(site, gate)),
+        Route("/events/{event}/lists/{member}", events.submission_page(site, gate)),
+        HeavyRoute("/events/{event}/lists/{member}/odds", events.submission_odds(site, gate)),
     ]
 
 

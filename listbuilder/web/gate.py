@@ -28,7 +28,7 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from listbuilder.api import club, folders
+from listbuilder.api import club, events, folders
 from listbuilder.web.security import SAFE_METHODS, ASGIApp, Receive, Scope, Send, refuse
 from listbuilder.web.site import VISIT, Site, Visit, is_htmx
 
@@ -58,9 +58,10 @@ def session_cookie(scope: Scope, session: str | None) -> str:
 class Club:
     """A club served: its folder, store, failed sign-ins, and the visits it makes of requests."""
 
-    def __init__(self, folder: Path, site: Site) -> None:
+    def __init__(self, folder: Path, site: Site, clock: Callable[[], float] = time.time) -> None:
         self.folder = folder
         self.site = site
+        self.clock = clock  # the time events are judged by (a test moves its own)
         self.store = club.open_store(folder)
         self.attempts = club.Attempts()
         self.name = self.store.setting("name", folder.resolve().name)
@@ -74,7 +75,14 @@ class Club:
         info: dict[str, Any] = {"name": self.name, "session": session}
         if member is not None:
             info["shared"] = lambda file: self.store.is_shared(member, file)
+            if member.role != "viewer":
+                info["events"] = self.open_events
         return info
+
+    def open_events(self, system: str) -> list[tuple[str, str]]:
+        """The events open now for lists of ``system``, as (id, name): a list's page offers them."""
+        now = self.clock()
+        return [(e.id, e.name) for e in events.club_events(self.folder) if e.system == system and not e.closed(now)]
 
     def own_folder(self, member: club.Member) -> Path:
         """A member's folder, tidied once a run (what a killed write left there, as ``serve`` does)."""
