@@ -325,3 +325,12 @@ def test_a_marker_declared_in_a_catalog_plays_and_prints_with_no_code(tmp_path: 
     html = out.read_text(encoding="utf-8")
     assert '<span class="tick-label">Braced</span>' in html
     assert "Rub out when it next activates: Braced" in html
+
+
+@pytest.mark.parametrize("system_id", ["deathmelt", "might-skirmish", "speed-range-power"])
+def test_the_card_prints_the_reading_of_a_tie(cli, tmp_path: Path, system_id: str):
+    # 000 lines 19 and 29, 004 line 14, 003 line 13 are silent on ties: the card says the reading
+    out = tmp_path / "card.html"
+    assert cli("card", system_id, "-o", out).exit_code == 0
+    html = out.read_text(encoding="utf-8")
+    assert "never says what a tie does" in html and "A tie is read as &#34;roll again&#34;" in html
