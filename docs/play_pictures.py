@@ -16,7 +16,13 @@ GAMES = (
     (
         "might-skirmish",
         "might-skirmish-zombie-family.legal.yaml",
-        ["Roll: Deployment zones", "Stunned: Hunter 2", "Dead: Shambler 1", "Fate tokens: take away 1"],
+        [
+            "Roll: Deployment zones",
+            "Stunned: Hunter 2",
+            "Dead: Shambler 1",
+            "Defending: Shambler 2",
+            "Fate tokens: take away 1",
+        ],
     ),
     (
         "deathmelt",
@@ -27,6 +33,7 @@ GAMES = (
             "One more Danger: Marine Sergeant",
             "Panicked: Marine Sergeant",
             "One more Danger: Colonial Marine 1",
+            "Hunkered down: Colonial Marine 2",
             "Victory points: add 1",
         ],
     ),
@@ -48,12 +55,19 @@ GAMES = (
             "One more Fought: Lugal",
             "One more Fought: Lugal",
             "Casualty: Sumerian Spearman 2",
+            "No more attacks: Sumerian Spearman 1",
         ],
     ),
     (
         "melee-module",
         "melee-module-foreign-legion.legal.yaml",
-        ["One more Killed: Legion Section 1", "One more Killed: Legion Section 1", "One more Killed: Legion Section 2"],
+        [
+            "One more Killed: Legion Section 1",
+            "One more Killed: Legion Section 1",
+            "One more Melee round: Legion Section 1",
+            "Locked in melee: Legion Section 1",
+            "Leader killed: Legion Section 1",
+        ],
     ),
 )
 

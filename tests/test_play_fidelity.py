@@ -6,12 +6,16 @@ deathmelt, 001 deathzap, 002 melee-module (one line), 003 speed-range-power, 004
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 from urllib.parse import quote, unquote_plus
 
 import pytest
 from conftest import EXAMPLES
-from webserver import Server
+from test_catalogs import write_sixth
+from webserver import Server, start
+
+from listbuilder.api import play as games
 
 HIVE = "hive.yaml"
 MARINES = "marines.yaml"
@@ -160,22 +164,20 @@ def test_a_force_without_a_heavy_figure_counts_its_figures(server: Server):
 def test_a_game_logged_when_casualties_still_added_to_the_impetus_plays_on(tmp_path: Path, catalogs):
     # Logs made before a casualty stopped counting (000 line 29) hold the bonus that was rolled
     # then: such a line stands, and any other bonus is a hand edit.
-    from listbuilder.api import play
-
     (tmp_path / MARINES).write_bytes((EXAMPLES / "deathmelt-colonial-marines.legal.yaml").read_bytes())
-    g = play.start_game(tmp_path, MARINES, catalogs)
+    g = games.start_game(tmp_path, MARINES, catalogs)
     for piece, marker in (("Colonial Marine 1", "Panicked"), ("Colonial Marine 2", "Panicked")):
-        g = play.play_tap(tmp_path, MARINES, catalogs, g.id, play.Mark(piece=piece, marker=marker)).game
-    g = play.play_tap(tmp_path, MARINES, catalogs, g.id, play.Mark(piece="Colonial Marine 1", marker="Casualty")).game
-    played = play.play_tap(tmp_path, MARINES, catalogs, g.id, play.RollDice(roll="impetus", faces=(5, 4)))
+        g = games.play_tap(tmp_path, MARINES, catalogs, g.id, games.Mark(piece=piece, marker=marker)).game
+    g = games.play_tap(tmp_path, MARINES, catalogs, g.id, games.Mark(piece="Colonial Marine 1", marker="Casualty")).game
+    played = games.play_tap(tmp_path, MARINES, catalogs, g.id, games.RollDice(roll="impetus", faces=(5, 4)))
     assert played.game.state.rolls[-1].bonus == 1  # the casualty adds nothing
     path = tmp_path / ".listbuilder" / "games" / MARINES / "0001.yaml"
     text = path.read_text(encoding="utf-8")
     assert text.count('"bonus": 1') == 1
     path.write_text(text.replace('"bonus": 1', '"bonus": 2'), encoding="utf-8")  # as it was logged before
-    assert play.load_game(tmp_path, MARINES, catalogs).trusted
+    assert games.load_game(tmp_path, MARINES, catalogs).trusted
     path.write_text(text.replace('"bonus": 1', '"bonus": 3'), encoding="utf-8")  # no reading gives 3
-    assert not play.load_game(tmp_path, MARINES, catalogs).trusted
+    assert not games.load_game(tmp_path, MARINES, catalogs).trusted
 
 
 # --- 4. the states the texts track, each cleared when its text clears it -------------------
@@ -287,11 +289,6 @@ def test_a_tied_roll_off_says_the_ruling_it_follows(server: Server, file: str, r
 def test_a_marker_declared_in_a_catalog_plays_and_prints_with_no_code(tmp_path: Path, cli):
     """A rule set written by the test declares states of its own, one cleared at the next
     activation and one that takes another off: the page and the printed roster follow its data."""
-    import textwrap
-
-    from test_catalogs import write_sixth
-    from webserver import start
-
     root = write_sixth(tmp_path / "house")
     (root / "pocket-legions" / "reference.yaml").write_text(
         textwrap.dedent("""\
@@ -328,3 +325,12 @@ def test_a_marker_declared_in_a_catalog_plays_and_prints_with_no_code(tmp_path: 
     html = out.read_text(encoding="utf-8")
     assert '<span class="tick-label">Braced</span>' in html
     assert "Rub out when it next activates: Braced" in html
+
+
+@pytest.mark.parametrize("system_id", ["deathmelt", "might-skirmish", "speed-range-power"])
+def test_the_card_prints_the_reading_of_a_tie(cli, tmp_path: Path, system_id: str):
+    # 000 lines 19 and 29, 004 line 14, 003 line 13 are silent on ties: the card says the reading
+    out = tmp_path / "card.html"
+    assert cli("card", system_id, "-o", out).exit_code == 0
+    html = out.read_text(encoding="utf-8")
+    assert "never says what a tie does" in html and "A tie is read as &#34;roll again&#34;" in html
