@@ -50,7 +50,7 @@ def create_app(
     if not root.is_dir():
         raise InputError.detailed("no such folder", "serve a folder of list files", file=root)
     if not read_only:
-        folders.tidy_folder(root)  # what a server killed mid-write left beside its lists
+        folders.tidy_folder(root)  # what a server killed mid-write left beside its lists and games
     site = Site(
         root,
         read_only=read_only,
