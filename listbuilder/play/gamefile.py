@@ -163,8 +163,11 @@ def _parse_fast(loader_class: Any, text: str, path: Path) -> Any:
         return None
     if len(lines) != len(distinct) or not all(type(line) is dict for line in lines):
         return None  # a line that is not one JSON object of its own
-    _check_depth(loader_class, head, path)
-    data = yaml.load(head, Loader=loader_class)
+    try:
+        _check_depth(loader_class, head, path)
+        data = yaml.load(head, Loader=loader_class)
+    except yaml.YAMLError:  # cut where it should not be (a text of several lines holding "log:")
+        return None
     if isinstance(data, dict):
         data["log"] = _Lines(lines, [distinct[t] for t in texts])
     return data

@@ -57,7 +57,8 @@ def create_app(
         raise InputError.detailed("no such folder", "serve a folder of list files", file=root)
     a_club = club.is_club(root)
     if not read_only and not a_club:
-        folders.tidy_folder(root)  # what a server killed mid-write left beside its lists (a club: each member's)
+        # what a server killed mid-write left beside its lists and among their games (a club: each member's)
+        folders.tidy_folder(root)
     site = Site(
         root,
         read_only=read_only,
