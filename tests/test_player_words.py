@@ -290,3 +290,55 @@ def test_a_rules_source_on_the_web_names_the_text_it_is_a_line_of(server: Server
     card = server.get("/card/might-skirmish").text
     assert "Source: the Might Skirmish text, line 48" in card
     assert not re.search(r"Source: lines? \d", play_page + rules + card)
+
+
+# --- item 8: the leader's star, and where a rule of the whole force is said -------------------
+
+
+def test_the_star_of_a_single_model_has_its_word_beside_it(server: Server):
+    page = server.get(f"/list/{MARINES}").text
+    # the Marine Lieutenant is one figure, and the list's leader (deathmelt: exactly one, line 25)
+    stars = re.findall(r'aria-pressed="(true|false)"><span aria-hidden="true">★</span> Leader</button>', page)
+    assert "true" in stars and "false" in stars
+
+
+LEADERLESS = """system: deathmelt
+name: Leaderless
+figures: 10
+units:
+  - unit: Colony Militia
+    count: 6
+  - unit: Colonial Marine
+    count: 3
+"""
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_rule_the_change_did_not_break_is_said_among_the_problems_not_by_the_entry(
+    server: Server, folder: Path, htmx: bool
+):
+    name = f"leaderless-{htmx}.yaml"
+    (folder / name).write_text(LEADERLESS)  # 9 of 10 figures, no leader (deathmelt line 25)
+
+    def add(unit: str) -> str:
+        fields = {"token": server.token(), "version": server.version(name), "change": "add", "unit": unit}
+        answer = server.post(f"/list/{name}/change", fields, HTMX if htmx else None)
+        if htmx:
+            assert answer.status == 200
+            return answer.text
+        assert answer.status == 303
+        return server.get(answer.headers["location"].split("#")[0]).text
+
+    def said_by_entry(page: str, index: int) -> str:
+        entry = re.search(rf'<li class="entry[^"]*" id="entry-{index}">(.*?)</li>', page, re.S)
+        assert entry, page
+        return visible(entry.group(1))
+
+    page = add("Marine Sergeant")  # 10 of 10: still no leader, which this change did not cause
+    assert "no leader chosen" not in said_by_entry(page, 2)
+    problems = re.search(r'<ul class="problems" aria-label="Problems">(.*?)</ul>', page, re.S)
+    assert problems and "no leader chosen: 0, exactly 1 needed" in visible(problems.group(1))
+    page = add("Patrol Hound")  # 11 of 10: this change broke the force's size, and only that
+    by_entry = said_by_entry(page, 3)
+    assert "With this change: 1 figure over the 10-figure limit" in by_entry, by_entry
+    assert "no leader chosen" not in by_entry
