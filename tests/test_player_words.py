@@ -12,15 +12,11 @@ from urllib.parse import quote
 
 import pytest
 from conftest import EXAMPLES
+from test_play_web import ELVES, HIVE, HTMX, MARINES, ZOMBIES, play, started
 from webserver import Server
 
-ZOMBIES = "zombies.yaml"
-ELVES = "elves.yaml"
 MASH = "mash.yaml"
-MARINES = "marines.yaml"
-HIVE = "hive.yaml"
 RANGERS = "rangers.yaml"
-HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture(scope="module")
@@ -43,18 +39,6 @@ def visible(html: str) -> str:
     html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
     text = re.sub(r"<[^>]+>", " ", html)
     return " ".join(text.replace("&#39;", "'").replace("&quot;", '"').replace("&amp;", "&").split())
-
-
-def play(file: str) -> str:
-    return f"/list/{quote(file)}/play"
-
-
-def started(server: Server, file: str) -> str:
-    answer = server.post(play(file) + "/tap", {"token": server.token(), "tap": "start"})
-    assert answer.status == 303
-    found = re.search(r"game=(\d+)", answer.headers["location"])
-    assert found
-    return found.group(1)
 
 
 # --- item 7: the odds' situation, the play log --------------------------------------------------
