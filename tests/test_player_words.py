@@ -326,3 +326,21 @@ def test_a_rule_the_change_did_not_break_is_said_among_the_problems_not_by_the_e
     by_entry = said_by_entry(page, 3)
     assert "With this change: 1 figure over the 10-figure limit" in by_entry, by_entry
     assert "no leader chosen" not in by_entry
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("set", "LIST", "points", "99999999999999999999"),
+        ("new", "might-skirmish", "--points", "100001", "-o", "new.yaml"),
+    ],
+)
+def test_the_command_line_bounds_a_limit_it_is_given(cli, tmp_path: Path, args: tuple[str, ...]):
+    listed = tmp_path / "zombies.yaml"
+    listed.write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    before = listed.read_bytes()
+    result = cli(*(str(listed) if a == "LIST" else str(tmp_path / a) if a == "new.yaml" else a for a in args))
+    assert result.exit_code == 2
+    assert "the limit must be at most 100,000, found " in result.stderr
+    assert "'points' counts the size of a game (for example: points 100)" in result.stderr
+    assert listed.read_bytes() == before and not (tmp_path / "new.yaml").exists()
