@@ -132,21 +132,21 @@ def _price_said(page: str) -> str:
 SQUAD = [("name", "Fire Team"), ("type", "Infantry")]
 
 
-def test_a_loadout_short_of_its_figures_is_explained_by_the_forms_ticks(server: Server):
+def test_a_loadout_short_of_its_figures_is_explained_in_the_units_words(server: Server):
     # four figures, two of them with a rifle (deathzap's ruling one-weapon-each: lines 3-9)
     fields = [*SQUAD, ("figures", "4"), ("weapons", "Rifle"), ("weapons:Rifle", "2")]
     said = _price_said(_priced(server, RANGERS, fields))
     assert "Fire Team: the unit has 4 figures, but its weapons are carried by 2x Rifle = 2" in said
-    assert "make the figures that carry none a unit of their own, with no weapons ticked" in said
+    assert "make the figures that carry none a unit of their own, with no weapons)" in said
     assert "weapons: []" not in said and "e.g." not in said and "joined by +" not in said
     assert "type each of its stats in the form" in said
 
 
-def test_a_loadout_past_its_figures_is_explained_by_the_forms_ticks(server: Server):
+def test_a_loadout_past_its_figures_is_explained_in_the_units_words(server: Server):
     fields = [*SQUAD, ("figures", "2"), ("weapons", "Rifle"), ("weapons", "Repeater")]
     said = _price_said(_priced(server, RANGERS, [*fields, ("weapons:Rifle", "2"), ("weapons:Repeater", "2")]))
     assert "carried by 2x Rifle + 2x Repeater = 4" in said
-    assert "make the figures that carry both a unit of their own, with Rifle and Repeater ticked" in said
+    assert "make the figures that carry both a unit of their own, with both Rifle and Repeater)" in said
     assert "weapons: [" not in said and "Weapons: Fire Team" not in said
 
 
