@@ -12,15 +12,11 @@ from urllib.parse import quote
 
 import pytest
 from conftest import EXAMPLES
+from test_play_web import ELVES, HIVE, HTMX, MARINES, ZOMBIES, play, started
 from webserver import Server
 
-ZOMBIES = "zombies.yaml"
-ELVES = "elves.yaml"
 MASH = "mash.yaml"
-MARINES = "marines.yaml"
-HIVE = "hive.yaml"
 RANGERS = "rangers.yaml"
-HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture(scope="module")
@@ -43,18 +39,6 @@ def visible(html: str) -> str:
     html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
     text = re.sub(r"<[^>]+>", " ", html)
     return " ".join(text.replace("&#39;", "'").replace("&quot;", '"').replace("&amp;", "&").split())
-
-
-def play(file: str) -> str:
-    return f"/list/{quote(file)}/play"
-
-
-def started(server: Server, file: str) -> str:
-    answer = server.post(play(file) + "/tap", {"token": server.token(), "tap": "start"})
-    assert answer.status == 303
-    found = re.search(r"game=(\d+)", answer.headers["location"])
-    assert found
-    return found.group(1)
 
 
 # --- item 7: the odds' situation, the play log --------------------------------------------------
@@ -148,21 +132,21 @@ def _price_said(page: str) -> str:
 SQUAD = [("name", "Fire Team"), ("type", "Infantry")]
 
 
-def test_a_loadout_short_of_its_figures_is_explained_by_the_forms_ticks(server: Server):
+def test_a_loadout_short_of_its_figures_is_explained_in_the_units_words(server: Server):
     # four figures, two of them with a rifle (deathzap's ruling one-weapon-each: lines 3-9)
     fields = [*SQUAD, ("figures", "4"), ("weapons", "Rifle"), ("weapons:Rifle", "2")]
     said = _price_said(_priced(server, RANGERS, fields))
     assert "Fire Team: the unit has 4 figures, but its weapons are carried by 2x Rifle = 2" in said
-    assert "make the figures that carry none a unit of their own, with no weapons ticked" in said
+    assert "make the figures that carry none a unit of their own, with no weapons)" in said
     assert "weapons: []" not in said and "e.g." not in said and "joined by +" not in said
     assert "type each of its stats in the form" in said
 
 
-def test_a_loadout_past_its_figures_is_explained_by_the_forms_ticks(server: Server):
+def test_a_loadout_past_its_figures_is_explained_in_the_units_words(server: Server):
     fields = [*SQUAD, ("figures", "2"), ("weapons", "Rifle"), ("weapons", "Repeater")]
     said = _price_said(_priced(server, RANGERS, [*fields, ("weapons:Rifle", "2"), ("weapons:Repeater", "2")]))
     assert "carried by 2x Rifle + 2x Repeater = 4" in said
-    assert "make the figures that carry both a unit of their own, with Rifle and Repeater ticked" in said
+    assert "make the figures that carry both a unit of their own, with both Rifle and Repeater)" in said
     assert "weapons: [" not in said and "Weapons: Fire Team" not in said
 
 
@@ -290,3 +274,73 @@ def test_a_rules_source_on_the_web_names_the_text_it_is_a_line_of(server: Server
     card = server.get("/card/might-skirmish").text
     assert "Source: the Might Skirmish text, line 48" in card
     assert not re.search(r"Source: lines? \d", play_page + rules + card)
+
+
+# --- item 8: the leader's star, and where a rule of the whole force is said -------------------
+
+
+def test_the_star_of_a_single_model_has_its_word_beside_it(server: Server):
+    page = server.get(f"/list/{MARINES}").text
+    # the Marine Lieutenant is one figure, and the list's leader (deathmelt: exactly one, line 25)
+    stars = re.findall(r'aria-pressed="(true|false)"><span aria-hidden="true">★</span> Leader</button>', page)
+    assert "true" in stars and "false" in stars
+
+
+LEADERLESS = """system: deathmelt
+name: Leaderless
+figures: 10
+units:
+  - unit: Colony Militia
+    count: 6
+  - unit: Colonial Marine
+    count: 3
+"""
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_rule_the_change_did_not_break_is_said_among_the_problems_not_by_the_entry(
+    server: Server, folder: Path, htmx: bool
+):
+    name = f"leaderless-{htmx}.yaml"
+    (folder / name).write_text(LEADERLESS)  # 9 of 10 figures, no leader (deathmelt line 25)
+
+    def add(unit: str) -> str:
+        fields = {"token": server.token(), "version": server.version(name), "change": "add", "unit": unit}
+        answer = server.post(f"/list/{name}/change", fields, HTMX if htmx else None)
+        if htmx:
+            assert answer.status == 200
+            return answer.text
+        assert answer.status == 303
+        return server.get(answer.headers["location"].split("#")[0]).text
+
+    def said_by_entry(page: str, index: int) -> str:
+        entry = re.search(rf'<li class="entry[^"]*" id="entry-{index}">(.*?)</li>', page, re.S)
+        assert entry, page
+        return visible(entry.group(1))
+
+    page = add("Marine Sergeant")  # 10 of 10: still no leader, which this change did not cause
+    assert "no leader chosen" not in said_by_entry(page, 2)
+    problems = re.search(r'<ul class="problems" aria-label="Problems">(.*?)</ul>', page, re.S)
+    assert problems and "no leader chosen: 0, exactly 1 needed" in visible(problems.group(1))
+    page = add("Patrol Hound")  # 11 of 10: this change broke the force's size, and only that
+    by_entry = said_by_entry(page, 3)
+    assert "With this change: 1 figure over the 10-figure limit" in by_entry, by_entry
+    assert "no leader chosen" not in by_entry
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("set", "LIST", "points", "99999999999999999999"),
+        ("new", "might-skirmish", "--points", "100001", "-o", "new.yaml"),
+    ],
+)
+def test_the_command_line_bounds_a_limit_it_is_given(cli, tmp_path: Path, args: tuple[str, ...]):
+    listed = tmp_path / "zombies.yaml"
+    listed.write_bytes((EXAMPLES / "might-skirmish-zombie-family.legal.yaml").read_bytes())
+    before = listed.read_bytes()
+    result = cli(*(str(listed) if a == "LIST" else str(tmp_path / a) if a == "new.yaml" else a for a in args))
+    assert result.exit_code == 2
+    assert "the limit must be at most 100,000, found " in result.stderr
+    assert "'points' counts the size of a game (for example: points 100)" in result.stderr
+    assert listed.read_bytes() == before and not (tmp_path / "new.yaml").exists()

@@ -58,7 +58,8 @@ def test_leader_buttons_where_the_rule_set_counts_leaders(server: Server, folder
     (folder / "hive.yaml").write_bytes((EXAMPLES / "deathmelt-chitter-hive.legal.yaml").read_bytes())
     page = server.get("/list/hive.yaml").text
     # one model: a ★ pressed or not; a squad: how many of its models lead, one fewer and one more
-    assert re.search(r'aria-label="Leader: [^"]+" aria-pressed="(true|false)">★<', page)
+    star = r'aria-label="Leader: [^"]+" aria-pressed="(true|false)"><span aria-hidden="true">★</span> Leader<'
+    assert re.search(star, page)  # the star has its word beside it
     assert re.search(r'aria-label="One more leader: [^"]+"', page)
 
 

@@ -64,6 +64,7 @@ class Changed(Record):
     # or when the list cannot be read after it (a repair, or the undo of one: ``readable``)
     entry: int | None = None  # the entry the change made or changed, if it is still there
     readable: bool = True  # False: the list cannot be read after the change (its repair view shows it)
+    broke: tuple[str, ...] = ()  # the rules it broke that the list kept, by id: shown by the entry changed
 
     def as_json(self) -> dict[str, Any]:
         shown = self.state.as_json() if self.state is not None else None
@@ -89,10 +90,15 @@ def change_list(
     saw; if the file is not at it, nothing is written (``ConflictError``). ``state=False`` leaves
     out the list's state after the change (a page that redirects does not show it)."""
     path = list_file(folder, name)
-    result = apply_change(path, catalogs, change, expect=expect, history=True)
+    result = apply_change(path, catalogs, change, expect=expect, history=True, broke=True)
     after = state_of(name, path, result.text, result.report) if state and result.report is not None else None
     return Changed(
-        done=result.done, changed=result.changed, state=after, entry=result.entry, readable=result.report is not None
+        done=result.done,
+        changed=result.changed,
+        state=after,
+        entry=result.entry,
+        readable=result.report is not None,
+        broke=result.broke,
     )
 
 

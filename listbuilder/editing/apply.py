@@ -39,9 +39,15 @@ from listbuilder.rules.catalog import Catalogs
 
 
 def apply_to_text(
-    text: str, catalogs: Catalogs, change: Change | HistoryStep, *, source: Path = Path("<list>")
+    text: str,
+    catalogs: Catalogs,
+    change: Change | HistoryStep,
+    *,
+    source: Path = Path("<list>"),
+    broke: bool = False,
 ) -> EditResult:
     """``change`` carried out on a list's text (``source`` names it in messages); nothing is written.
+    ``broke``: say which rules the change broke that the list kept (``EditResult.broke``).
 
     ``Undo`` and ``Redo`` need a list file's history, so they are refused here."""
     if isinstance(change, HistoryStep):
@@ -51,7 +57,7 @@ def apply_to_text(
         return change.on_text(text, catalogs, source)
     edit = ListEdit(text, source, catalogs)
     done = change.carry_out(edit)
-    return dataclasses.replace(edit.finish(), done=done)
+    return dataclasses.replace(edit.finish(broke), done=done)
 
 
 def apply_change(
@@ -62,17 +68,19 @@ def apply_change(
     expect: str | None = None,
     history: bool = False,
     write: bool = True,
+    broke: bool = False,
 ) -> EditResult:
     """Carry out ``change`` on the list file at ``path``, under its edit lock (see the module).
 
     ``history``: keep the change as an undo step in ``FOLDER/.listbuilder/`` (a builder's folder),
     which ``Undo`` and ``Redo`` need. ``expect``: the version of the list the caller saw; if the
     file is not at it, nothing is written (``ConflictError``). ``write=False`` gives the result
-    without writing it (and without the lock)."""
+    without writing it (and without the lock). ``broke``: say which rules the change broke that
+    the list kept (``EditResult.broke``; an undo or a redo says none)."""
     if not isinstance(change, HistoryStep):
         change.check_fields()  # a wrong field is refused before the lock is taken
     if not write:
-        return apply_to_text(read_text(path, "list file"), catalogs, change, source=path)
+        return apply_to_text(read_text(path, "list file"), catalogs, change, source=path, broke=broke)
     with locked(path) as target:
         steps = History(path) if history else None
         if steps is not None:
@@ -90,7 +98,7 @@ def apply_change(
                 )
             result, step_file = _step(steps, path, catalogs, change, body, bom)
         else:
-            result, step_file = apply_to_text(bom + body, catalogs, change, source=path), None
+            result, step_file = apply_to_text(bom + body, catalogs, change, source=path, broke=broke), None
         if not result.changed:
             return result
         new_body = result.text.removeprefix(BOM)

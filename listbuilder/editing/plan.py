@@ -43,6 +43,9 @@ class EditResult(Record):
     removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
     done: str = ""  # what the change did, in words ("added 2 of a unit")
     entry: int | None = None  # the entry the change made or changed, if it is still there
+    # the rules the list breaks after the edit and kept before it, by rule id (asked for with
+    # ``broke``): what a face shows beside the entry changed, rather than every rule broken
+    broke: tuple[str, ...] = field(default=())
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -335,8 +338,9 @@ class ListEdit:
 
     # --- the check ----------------------------------------------------------------------------
 
-    def finish(self) -> EditResult:
-        """Check the edited text reads back as intended, and cost and judge the edited list."""
+    def finish(self, broke: bool = False) -> EditResult:
+        """Check the edited text reads back as intended, and cost and judge the edited list
+        (``broke``: and judge the list as it was, to say which rules the edit broke)."""
         try:
             doc = parse_yaml(self.body, self.path)
             army, system = parse_list(doc, self.catalogs)
@@ -357,4 +361,9 @@ class ListEdit:
             report=report,
             changed=self.body != self.doc.text,
             entry=self.entry if self.entry is not None and self.entry < len(army.entries) else None,
+            broke=self._broke(report) if broke else (),
         )
+
+    def _broke(self, after: Report) -> tuple[str, ...]:
+        kept = {p.rule_id for p in build_report(self.army, self.system, self.catalogs).problems}
+        return tuple(dict.fromkeys(p.rule_id for p in after.problems if p.rule_id not in kept))

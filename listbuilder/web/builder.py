@@ -60,6 +60,7 @@ def _list_context(state: folders.ListState, custom: Mapping[str, list[str]] | No
         "pricing": None,
         "price_error": "",
         "touched": None,
+        "broke": (),
         "doctor": None,
         "doctor_error": "",
         "custom_open": False,
@@ -111,6 +112,7 @@ def _builder(site: Site, request: Request, file: str, status: int = 200, **extra
     at = index(request.query_params.get("at", ""))  # the entry changed last, to scroll to: a hint only
     if at is not None and request.method == "GET":
         context["touched"] = at
+        context["broke"] = request.query_params.getlist("broke")[:20]  # the rules it broke: a hint only
     context.update(extra)
     return site.page("_builder.html" if is_htmx(request) else "list.html", request, status, **context)
 
@@ -246,8 +248,10 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
             return to_repair(site, request, file, exc, 400, error=error_message(exc))
     done = result.done if result.changed else "Nothing changed"
     if is_htmx(request):
-        return _changed(site, request, file, what, notice=done, touched=result.entry, state=result.state)
-    return redirect(list_url(file), done, result.entry)
+        return _changed(
+            site, request, file, what, notice=done, touched=result.entry, broke=result.broke, state=result.state
+        )
+    return redirect(list_url(file), done, result.entry, result.broke)
 
 
 def price(site: Site) -> Endpoint:

@@ -50,12 +50,13 @@ def hint(action: Action | None) -> str:
     if action.kind == "price-unit":
         unit = said.get("unit")
         return f"{unit} is in the catalog: add it from there" if unit else WORDS["price-unit"]
-    if action.kind == "own-entry" and "stat" in said:  # the custom form's ticks, never a file's key
+    # the unit's words, as the custom form and a list's repair both read them: never a file's key
+    if action.kind == "own-entry" and "stat" in said:
         stat, figures = said.get("stat", "items"), said.get("figures", "figures")
         items = [value for key, value in action.example if key == "item"]
         if not items:
-            return f"make the {figures} that carry none a unit of their own, with no {stat} ticked"
-        return f"make the {figures} that carry both a unit of their own, with {' and '.join(items)} ticked"
+            return f"make the {figures} that carry none a unit of their own, with no {stat}"
+        return f"make the {figures} that carry both a unit of their own, with both {' and '.join(items)}"
     if action.kind == "limit" and said.get("most", "").isdigit():
         return f"type a whole number of {said.get('key', 'points')} from 1 to {int(said['most']):,}"
     return WORDS.get(action.kind, "")

@@ -262,11 +262,12 @@ def page_of(request: Request) -> str:
     return list_url(file) + ("/play" if "/play/" in request.url.path else "")
 
 
-def redirect(url: str, done: str = "", at: int | None = None) -> RedirectResponse:
-    """303 to ``url``, saying what was done and (``at``) which entry it changed."""
-    query = {"done": done} if done else {}
+def redirect(url: str, done: str = "", at: int | None = None, broke: tuple[str, ...] = ()) -> RedirectResponse:
+    """303 to ``url``, saying what was done, (``at``) which entry it changed and (``broke``) the
+    rules it broke that the list kept, by id, to be shown by that entry."""
+    query = [("done", done)] if done else []
     if at is not None:
-        query["at"] = str(at)
+        query += [("at", str(at)), *(("broke", rule) for rule in broke)]
     return RedirectResponse(
         url + (f"?{urlencode(query)}#entry-{at}" if at is not None else f"?{urlencode(query)}" if query else ""),
         status_code=303,
