@@ -23,7 +23,7 @@ from conftest import ROOT
 from webserver import Server, start
 
 from listbuilder.api import editing, lists
-from listbuilder.errors import CatalogError
+from listbuilder.errors import CatalogError, InputError
 from listbuilder.rules.catalog import Catalogs
 
 FIXTURE = ROOT / "tests" / "catalog_changes"
@@ -112,7 +112,8 @@ def test_validate_says_the_command_that_takes_each_step(cli, tmp_path):
         "'listbuilder update FILE' puts Bone Hound in its place, or 'listbuilder remove FILE Ghast' removes it"
         in result.stdout
     )
-    assert "'listbuilder remove FILE \"Grave Bat\"' removes it" in result.stdout
+    keep = "'listbuilder update FILE --keep-retired' writes its stats into the list"
+    assert f"'listbuilder remove FILE \"Grave Bat\"' removes it, or {keep})" in result.stdout
     strict = cli("validate", write(tmp_path), "--catalogs", FIXTURE, "--strict")
     assert strict.exit_code == 1
 
@@ -210,8 +211,8 @@ def test_the_builder_shows_the_warning_and_a_use_button_that_renames(served: Ser
     page = served.get("/list/old.yaml").text
     assert "&#39;Tomb King&#39; is now called Crypt Lord in the ms-revised catalogs" in page
     assert "Use Crypt Lord</button>" in page and "Use Bone Hound</button>" in page
-    assert page.count("entry-fix") == 2  # the Grave Bat has no successor: its Remove button is the step
-    assert "“Remove” takes it out: add another from the catalog in its place" in page
+    assert page.count('class="entry-fix"') == 3 and page.count("Keep as my own unit</button>") == 2
+    assert "“Keep as my own unit” writes its stats into the list, or “Remove” takes it out" in page
     version = served.version("old.yaml")
     fields = {"token": served.token(), "version": version, "change": "unit", "index": "0", "unit": "Crypt Lord"}
     answer = served.post("/list/old.yaml/change", fields)
@@ -316,3 +317,37 @@ def test_an_import_names_an_old_unit_by_its_current_name_and_says_so(cli, tmp_pa
     exported = cli("export", write(tmp_path), "--format", "json", "--catalogs", FIXTURE).stdout
     back = cli("import", write(tmp_path, exported, "export.json"), "--catalogs", FIXTURE)
     assert back.exit_code == 0 and "  - unit: Ghast\n    count: 2\n" in back.stdout  # a retired unit's JSON reads back
+
+
+def test_keep_retired_writes_the_unit_into_the_list_at_the_same_cost(tmp_path):
+    path = write(tmp_path)
+    result = editing.apply_change(path, BOOKS, editing.KeepRetired(index=2))
+    assert result.done == "Grave Bat is now a unit of the list's own, as it was last"
+    assert "  - name: Grave Bat\n    class: Drone\n    might: 3\n" in path.read_text()
+    assert result.report.total == 37  # the same models at the same cost
+    assert [p.entries for p in result.report.problems if p.rule_id == "catalog-retired"] == [(1,)]
+    with pytest.raises(InputError, match="entry 4, Hunter, is not a unit taken out of the catalogs"):
+        editing.apply_change(path, BOOKS, editing.KeepRetired(index=3))
+
+
+def test_update_keep_retired_keeps_every_retired_unit_and_its_count(cli, tmp_path):
+    path = write(tmp_path)
+    result = cli("update", path, "--keep-retired", "--catalogs", FIXTURE)
+    assert result.exit_code == 0, result.stderr
+    assert "Tomb King is now Crypt Lord; Ghast is now a unit of the list's own, as it was last;" in result.stdout
+    text = path.read_text()
+    assert "  - name: Ghast\n    count: 2\n    class: Beast\n    might: 6\n" in text
+    report = lists.check_list(path, BOOKS)
+    assert report.total == 37 and not report.problems
+
+
+def test_a_kept_leader_profile_stays_a_leader(tmp_path):
+    faction = tmp_path / "ms-revised" / "factions" / "crypt.yaml"
+    shutil.copytree(FIXTURE / "ms-revised", tmp_path / "ms-revised")
+    faction.write_text(faction.read_text().replace("  - name: Grave Bat\n", "  - name: Grave Bat\n    leader: true\n"))
+    books = Catalogs([tmp_path], cache=False)
+    path = write(tmp_path, "system: ms-revised\nname: Bat\nunits:\n  - unit: Grave Bat\n", "bat.yaml")
+    assert lists.check_list(path, books).army.entries[0].leaders == 1
+    editing.apply_change(path, books, editing.KeepRetired(index=0))
+    assert "    leader: true\n" in path.read_text()
+    assert lists.check_list(path, books).army.entries[0].leaders == 1

@@ -15,6 +15,7 @@ from pathlib import Path
 from listbuilder.api.files import write_file
 from listbuilder.editing.apply import apply_change as apply_change
 from listbuilder.editing.apply import apply_to_text as apply_to_text
+from listbuilder.editing.catalogchanges import KeepRetired, SetUnit, UpdateUnits
 from listbuilder.editing.changes import (
     AddUnit,
     Change,
@@ -23,8 +24,6 @@ from listbuilder.editing.changes import (
     SetField,
     SetLeader,
     SetLeaders,
-    SetUnit,
-    UpdateUnits,
 )
 from listbuilder.editing.choices import UnitChoice
 from listbuilder.editing.choices import unit_choices as unit_choices
@@ -45,6 +44,7 @@ __all__ = [
     "EditResult",
     "FollowDoctor",
     "HistoryStep",
+    "KeepRetired",
     "Redo",
     "RemoveUnit",
     "ReplaceCustom",

@@ -83,11 +83,16 @@ def add(
 @command("update")
 def update(
     file: Annotated[Path, typer.Argument(help="The list file to bring up to date.", show_default=False)],
+    keep_retired: Annotated[
+        bool,
+        typer.Option("--keep-retired", help="Write each retired unit into the list as its own, with its last stats."),
+    ] = False,
     catalogs: CatalogsOption = None,
 ) -> None:
     """Bring a list up to its catalogs, in place: units named by a former name take their current
     name (the total does not change), and retired units are replaced by the unit their catalog
-    names in their place. Everything else in the file stays as it was.
+    names in their place (or, with --keep-retired, written into the list as its own units, at the
+    same cost). Everything else in the file stays as it was.
 
     Example: listbuilder update zombies.yaml
     """
@@ -97,7 +102,9 @@ def update(
     )
 
     try:
-        result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.UpdateUnits())
+        result = editing.apply_change(
+            file, rulesets.open_catalogs(catalogs), editing.UpdateUnits(keep_retired=keep_retired)
+        )
         say(views.edited(result, result.done))
     except ListbuilderError as exc:
         fail(exc)

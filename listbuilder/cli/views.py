@@ -339,9 +339,10 @@ def command_hint(action: Action) -> str | None:
                 f"'listbuilder update FILE' writes {said.get('unit', 'the current name')} for {said.get('from', 'it')}"
             )
         remove = f"'listbuilder remove FILE {_quoted(said.get('from', 'UNIT'))}' removes it"
+        keep = "'listbuilder update FILE --keep-retired' writes its stats into the list"
         if "unit" in said:
-            return f"'listbuilder update FILE' puts {said['unit']} in its place, or {remove}"
-        return f"{remove}; 'listbuilder add FILE UNIT' adds another in its place"
+            return f"'listbuilder update FILE' puts {said['unit']} in its place, or {remove}; {keep}"
+        return f"{remove}, or {keep}"
     if action.kind == "price-unit":
         name = dict(action.example).get("unit", "NAME")
         return f'to price the catalog unit, give --unit "{name}"'

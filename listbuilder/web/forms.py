@@ -82,6 +82,7 @@ _FORMS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], editing.Chan
     "leader": (("index", "leader"), lambda f: editing.SetLeader(index=f["index"], leader=f["leader"])),
     "leaders": (("index", "leaders"), lambda f: editing.SetLeaders(index=f["index"], leaders=f["leaders"])),
     "unit": (("index", "unit"), lambda f: editing.SetUnit(index=f["index"], unit=f["unit"])),
+    "keep": (("index",), lambda f: editing.KeepRetired(index=f["index"])),
     "set": (("key", "value"), lambda f: editing.SetField(key=f["key"], value=f["value"])),
     "custom": (
         ("stats",),

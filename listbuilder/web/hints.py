@@ -45,8 +45,8 @@ def hint(action: Action | None) -> str:
         if action.kind == "rename":
             return f"“Use {unit}” writes its current name"
         if unit:
-            return f"“Use {unit}” puts it in its place, or “Remove” takes it out"
-        return "“Remove” takes it out: add another from the catalog in its place"
+            return f"“Use {unit}” puts it in its place, “Keep as my own unit” writes its stats into the list"
+        return "“Keep as my own unit” writes its stats into the list, or “Remove” takes it out"
     if action.kind == "price-unit":
         unit = said.get("unit")
         return f"{unit} is in the catalog: add it from there" if unit else WORDS["price-unit"]
