@@ -243,3 +243,14 @@ def test_what_reads_as_two_versions_of_one_list(tmp_path: Path):
     assert not sharing.versions_of_one_list(zombies, report("Zombie Family", "  - unit: Windblade\n"))
     variant = report("Zombie Family", "  - unit: Hunter\n", "might-skirmish-150")
     assert not sharing.versions_of_one_list(zombies, variant)
+
+
+def test_each_grid_says_the_situation_its_cells_assume(server: Server):
+    # the options' defaults in odds.yaml: might-skirmish's cover (004 line 37), deathzap's cover and
+    # weapon for shooting (001 lines 3-11), and for melee the row's unit charging (line 24)
+    might = visible(server.get(compare(ZOMBIES, f"with={ELVES}&attack=ranged")).text)
+    assert might.count("Situation in every cell: cover none.") == 2
+    shooting = visible(server.get(compare(SWARM, f"with={RANGERS}&attack=shooting")).text)
+    assert shooting.count("Situation in every cell: cover open, weapon all.") == 2
+    melee = visible(server.get(compare(SWARM, f"with={RANGERS}&attack=melee")).text)
+    assert melee.count("Situation in every cell: charging attacker.") == 2
