@@ -21,6 +21,8 @@ python docs/web_pictures.py
 python docs/unit_pictures.py
 # the play page of each rule set (the same way)
 python docs/play_pictures.py
+# the compare page: two armies as opponents (the same way)
+python docs/compare_pictures.py
 # the player's guide, from an empty folder to a list printed and played (the same way)
 python docs/guide_pictures.py
 ls -l docs/*.png

@@ -575,9 +575,10 @@ def test_matrix_of_two_lists_with_points_efficiency(catalogs, ms):
     assert m.cells[i][0] == matchup(ms, elves[i], zombies[0])
     ranged = matrix(ms, elves, zombies, attack="ranged")
     w = next(k for k, u in enumerate(elves) if u.name == "Windblade")
-    assert all(c is None for c in ranged.cells[w]) and ranged.efficiency[w] == 0  # Warriors cannot shoot
+    # Warriors cannot shoot (004 line 26): no attack at all is a dash in kills per 100 points, not 0
+    assert all(c is None for c in ranged.cells[w]) and ranged.efficiency[w] is None
     rows = ranged.rows()
-    assert rows[0][-1] == "kills per 100 points" and rows[w + 1][1] == "–"
+    assert rows[0][-1] == "kills per 100 points" and rows[w + 1][1] == "–" and rows[w + 1][-1] == "–"
 
 
 def test_a_figures_rule_set_has_no_points_efficiency(dz):

@@ -94,7 +94,7 @@ def test_the_kind_of_attack_is_switched_by_links_without_javascript(server: Serv
     # the Sniper shoots 4D6 keeping 3 (004 line 30): 50/216, 0.23; a Shambler cannot shoot (line 26)
     assert bf_attack(7, 7, dice=4, keep=3)[0] == Fraction(50, 216)
     assert cells(ranged, "Cousin Sniper")[0][0] == "0.23"
-    assert set(cells(ranged, "Shambler ×4")[0][:7]) == {"–"}
+    assert cells(ranged, "Shambler ×4")[0] == ["–"] * 8  # kills per 100 points too: no attack at all
     dash = "– means the row&#39;s unit cannot make this kind of attack (ranged attack) on the column&#39;s unit"
     assert dash in ranged
     # a kind the rule set has not: its first kind, never an error page
@@ -243,3 +243,14 @@ def test_what_reads_as_two_versions_of_one_list(tmp_path: Path):
     assert not sharing.versions_of_one_list(zombies, report("Zombie Family", "  - unit: Windblade\n"))
     variant = report("Zombie Family", "  - unit: Hunter\n", "might-skirmish-150")
     assert not sharing.versions_of_one_list(zombies, variant)
+
+
+def test_each_grid_says_the_situation_its_cells_assume(server: Server):
+    # the options' defaults in odds.yaml: might-skirmish's cover (004 line 37), deathzap's cover and
+    # weapon for shooting (001 lines 3-11), and for melee the row's unit charging (line 24)
+    might = visible(server.get(compare(ZOMBIES, f"with={ELVES}&attack=ranged")).text)
+    assert might.count("Situation in every cell: cover none.") == 2
+    shooting = visible(server.get(compare(SWARM, f"with={RANGERS}&attack=shooting")).text)
+    assert shooting.count("Situation in every cell: cover open, weapon all.") == 2
+    melee = visible(server.get(compare(SWARM, f"with={RANGERS}&attack=melee")).text)
+    assert melee.count("Situation in every cell: charging attacker.") == 2

@@ -234,6 +234,9 @@ def matrix_view(system: System, a: Report, b: Report, attack: str | None = None)
     if len(columns) > PRINTED_COLUMNS:
         left_out.append(f"the first {PRINTED_COLUMNS} of the {len(columns)} entries of {b.army.name}")
     note = f"Shown: {' and '.join(left_out)}. The odds of the two whole lists give every matchup." if left_out else ""
+    # the situation every cell assumes (its options' defaults), less what the kind itself sets
+    first = next((c for row in cells for c in row if c is not None), None)
+    assumed = () if first is None else tuple((k, v) for k, v in first.situation if k not in kind.situation)
     return {
         "title": f"{a.army.name} against {b.army.name}",
         "mechanic": kind.title,  # what the cells show: 'Ranged attack'
@@ -241,6 +244,7 @@ def matrix_view(system: System, a: Report, b: Report, attack: str | None = None)
         "kinds": [(k.id, k.title) for k in kinds],
         "explain": efficiency_text(b.army.name, system.size_unit) if grid.efficiency is not None else "",
         "no_attack": no_attack_text(kind.title),
+        "situation": situation_text(assumed),  # 'cover none', 'charging attacker': '' for none
         "columns": [
             {"name": u.name, "count": line.entry.count}
             for u, line in zip(shown_columns, b.lines[:PRINTED_COLUMNS], strict=True)

@@ -310,8 +310,8 @@ def matrix(
         for cost, row in zip(costs, cells, strict=True):
             if (id(row), cost) not in per_row:
                 per_row[id(row), cost] = (
-                    None
-                    if not cost or not units_b
+                    None  # no cost, no target, or no attack of this kind on any target: a dash, not 0
+                    if not cost or not units_b or all(c is None for c in row)
                     else sum((c.expected_kills for c in row if c is not None), Fraction(0)) / len(units_b) * 100 / cost
                 )
         efficiency = tuple(per_row[id(row), cost] for cost, row in zip(costs, cells, strict=True))
