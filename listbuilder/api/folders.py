@@ -23,6 +23,8 @@ from listbuilder.editing.history import HistoryStep
 from listbuilder.editing.state import EntryRow, ListState, ListSummary, read_state, state_of
 from listbuilder.editing.state import deleted_summaries as deleted_lists
 from listbuilder.editing.state import folder_summaries as folder_lists
+from listbuilder.errors import InputError
+from listbuilder.files.reading import read_bytes
 from listbuilder.play.places import tidy as tidy_games
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
@@ -37,6 +39,7 @@ __all__ = [
     "deleted_lists",
     "duplicate_list",
     "folder_lists",
+    "list_bytes",
     "list_file",
     "list_state",
     "new_folder_list",
@@ -94,15 +97,28 @@ def change_list(
 
 
 def duplicate_list(folder: Path, name: str, catalogs: Catalogs) -> str:
-    """Copy a list of ``folder`` to a new file, named "NAME (copy)"; returns the new file's name."""
+    """Copy a list of ``folder`` to a new file, named "NAME (copy)"; returns the new file's name.
+
+    A list that cannot be read is copied byte for byte (its name cannot be read to change it):
+    a copy to try a repair on, the list as it was kept beside it."""
     source = list_file(folder, name)
-    state = list_state(folder, name, catalogs)
+    data = list_bytes(folder, name)
+    try:
+        copy_name: str | None = f"{list_state(folder, name, catalogs).report.army.name} (copy)"
+    except InputError:
+        copy_name = None
     with lists.LOCK:
         file = lists.free_name(folder, source.stem + "-copy", source.suffix)
         target = list_file(folder, file)
-        write_file(target, source.read_bytes(), overwrite=False)
-        apply_change(target, catalogs, SetField(key="name", value=f"{state.report.army.name} (copy)"))
+        write_file(target, data, overwrite=False)
+        if copy_name is not None:
+            apply_change(target, catalogs, SetField(key="name", value=copy_name))
     return file
+
+
+def list_bytes(folder: Path, name: str) -> bytes:
+    """The bytes of a list file of ``folder`` as they are, readable as a list or not (a download)."""
+    return read_bytes(list_file(folder, name), "list file")
 
 
 def delete_list(folder: Path, name: str) -> str:

@@ -56,6 +56,7 @@ class Rendered(Record):
     format: str
     lists: tuple[str, ...] = ()
     illegal: tuple[str, ...] = ()  # the lists printed under a NOT LEGAL banner
+    unsized: tuple[str, ...] = ()  # the lists printed under a "No size agreed" banner
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +64,7 @@ class Rendered(Record):
             "bytes": len(self.data),
             "lists": list(self.lists),
             "illegal": list(self.illegal),
+            "unsized": list(self.unsized),
         }
 
 
@@ -74,6 +76,7 @@ class Written(Record):
     format: str
     lists: tuple[str, ...]
     illegal: tuple[str, ...]
+    unsized: tuple[str, ...] = ()
 
 
 def document_format(path: Path) -> str:
@@ -193,7 +196,9 @@ def render_files(
             qr=qr,
         )
         write_file(target, done.data, inputs=inputs)
-        written.append(Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal))
+        written.append(
+            Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal, unsized=done.unsized)
+        )
     return tuple(written)
 
 

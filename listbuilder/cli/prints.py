@@ -100,6 +100,8 @@ def render(
         say(f"wrote {shown(w.path)}")
         for name in w.illegal:
             say(f"note: {name} is not legal; its roster says so under a NOT LEGAL banner", err=True)
+        for name in w.unsized:
+            say(f"note: {name} has no size agreed; its roster says so under a banner", err=True)
 
 
 def _pocket(

@@ -87,6 +87,7 @@ def render_document_bytes(
         "format": fmt,
         "lists": tuple(r.army.name for r in reports),
         "illegal": tuple(r.army.name for r in reports if not r.legal(strict)),
+        "unsized": tuple(r.army.name for r in reports if r.verdict(strict) == "no size agreed"),
     }
 
 

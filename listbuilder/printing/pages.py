@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.costing import figures_in
+from listbuilder.army.phrases import size_advice
 from listbuilder.army.report import Report
 from listbuilder.printing.markers import MAX_BOXES, PrintedMarker, printed_markers
 from listbuilder.record import Record, record
@@ -111,11 +112,17 @@ class Roster(Record):
     model_boxes: tuple[str, ...]
     turns: int | None
     tracks: tuple[Any, ...]
+    # (when, labels): the markers of the list that clear on their own, by when ("turn", "activation")
+    clearing: tuple[tuple[str, tuple[str, ...]], ...]
     # The factions the list's catalog units come from, in order: worked out once, since the
     # template asks for every entry (a property here made a 20,000-entry roster quadratic).
     factions: tuple[str, ...]
     qr: str = ""  # an SVG QR code of the list's text export (render --qr), or nothing
     varies: str = ""  # for a variant: the name of the rule set it varies
+    # False for a list that breaks no rule but has no size: its rule set has no standard game
+    # and the list gives none (``Report.verdict``); ``size_advice`` says what settles it.
+    size_agreed: bool = True
+    size_advice: str = ""
 
     @property
     def mixed_factions(self) -> bool:
@@ -251,6 +258,8 @@ def roster(report: Report, strict: bool = False) -> Roster:
         models=sum(x.models for x in entries),
         model_noun=d.model.plural,
         legal=report.legal(strict),
+        size_agreed=report.size_agreed,
+        size_advice="" if report.size_agreed else size_advice(report),
         problems=tuple(_printed(p, report.army.entries) for p in report.problems),
         entries=tuple(entries),
         columns=tuple(s.label for s in d.stats.values()),
@@ -258,9 +267,20 @@ def roster(report: Report, strict: bool = False) -> Roster:
         model_boxes=box_labels(ref, system),
         turns=ref.play_aids.turns,
         tracks=tuple(t for t in ref.play_aids.tracks if t.printed),
+        clearing=_clearing(entries),
         factions=tuple(dict.fromkeys(x.faction for x in entries if x.faction and not x.custom)),
         varies=system.base_name,
     )
+
+
+def _clearing(entries: list[RosterEntry]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The markers the entries print that clear on their own, grouped by when: ('turn', ('Hits',))."""
+    found: dict[str, dict[str, None]] = {}
+    for entry in entries:
+        for m in entry.markers:
+            if m.until:
+                found.setdefault(m.until, {})[m.label] = None
+    return tuple((when, tuple(labels)) for when, labels in found.items())
 
 
 def _derived_cells(ref: ReferenceFile, system: System, unit: Unit) -> tuple[Cell, ...]:
