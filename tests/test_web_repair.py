@@ -237,3 +237,16 @@ def test_the_builder_sends_htmx_to_the_repair_view_when_the_list_stops_reading(s
     undone = server.post("/list/htmx.yaml/undo", {"token": server.token(), "version": version}, hx)
     assert undone.headers["hx-redirect"] == "/list/htmx.yaml?done=Undone%3A+the+list+cannot+be+read+again"
     assert path.read_text(encoding="utf-8") == MIHGT
+
+
+def test_the_other_pages_of_a_list_that_cannot_be_read_lead_to_its_repair(served):
+    server, _ = put(served, "elsewhere.yaml", HUNTR)
+    for page in ("play", "share", "print"):
+        answer = server.get(f"/list/elsewhere.yaml/{page}", {"Sec-Fetch-Site": "same-origin"})
+        assert (
+            answer.status == 400 and '<a class="button" href="/list/elsewhere.yaml">Repair the list</a>' in answer.text
+        )
+    undecodable = served[1] / "latin.yaml"
+    undecodable.write_bytes(b"name: caf\xe9\n")  # no text to repair: the list's own page says why, with no loop
+    answer = server.get("/list/latin.yaml")
+    assert answer.status == 400 and "not UTF-8" in answer.text and "Repair the list" not in answer.text

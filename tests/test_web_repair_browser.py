@@ -34,23 +34,22 @@ def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def _open(page: Any, server: Server, folder: Path, name: str, text: str) -> None:
+def _open(page: Any, server: Server, folder: Path, kind: str, text: str) -> str:
+    """Write ``text`` as a list for this width, open its page, check that nothing is wider than the
+    screen, and keep a screenshot where asked (LISTBUILDER_SHOTS); returns the list's file name."""
+    width = page.viewport_size["width"]
+    name = f"{kind}-{width}.yaml"
     (folder / name).write_text(text, encoding="utf-8")
     page.goto(f"{server.url}/list/{name}")
     page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
-
-
-def _fits(page: Any) -> None:
-    width = page.viewport_size["width"]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/repair-{kind}-{width}.png", full_page=True)
+    return name
 
 
 def test_typing_is_checked_and_the_saved_text_opens_the_builder(page: Any, server: Server, folder: Path):
-    name = f"typed-{page.viewport_size['width']}.yaml"
-    _open(page, server, folder, name, HUNTR)
-    _fits(page)
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/repair-{page.viewport_size['width']}.png", full_page=True)
+    name = _open(page, server, folder, "typed", HUNTR)
     problems = page.locator("#repair-problems")
     assert "Line 6 · Entry 2, Huntr" in problems.inner_text()
     editor = page.locator("#repair-text")
@@ -68,11 +67,7 @@ def test_typing_is_checked_and_the_saved_text_opens_the_builder(page: Any, serve
 
 
 def test_fix_buttons_mend_the_list_one_problem_at_a_time(page: Any, server: Server, folder: Path):
-    name = f"fixes-{page.viewport_size['width']}.yaml"
-    _open(page, server, folder, name, MIHGT)
-    _fits(page)
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/repair-fixes-{page.viewport_size['width']}.png", full_page=True)
+    name = _open(page, server, folder, "fixes", MIHGT)
     page.get_by_role("link", name="Line 5").click()  # selects that line in the editor
     assert (
         page.evaluate(

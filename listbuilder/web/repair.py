@@ -67,6 +67,11 @@ def to_repair(
     told to load it (a whole page is no part of the builder), a plain form gets it at once; with no
     ``exc``, a change was made and the browser is sent on (``done``: what it did)."""
     done = extra.pop("done", "") if exc is None else "Nothing was changed: the list cannot be read"
+    if exc is not None:
+        try:
+            repairs.diagnose_list(site.folder, file, site.catalogs)
+        except ListbuilderError:  # no text to repair (deleted, say): the page that says why, in place
+            return unreadable(site, request, exc)
     if exc is None or is_htmx(request):
         answer = redirect(list_url(file), done)
         if is_htmx(request):

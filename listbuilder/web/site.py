@@ -304,7 +304,10 @@ def unreadable(site: Site, request: Request, exc: ListbuilderError, file: str | 
             " in another tab or outside the builder."
         )
         return site.page("error.html", request, 404, title="No such list", gone=gone, message="")
-    return site.page("error.html", request, status, title="This list cannot be shown", message=error_message(exc))
+    # Another page of a list that cannot be read (play, print, compare): its own page repairs it.
+    repair = list_url(file) if status == 400 and isinstance(file, str) and request.url.path != list_url(file) else ""
+    message = error_message(exc)
+    return site.page("error.html", request, status, title="This list cannot be shown", message=message, repair=repair)
 
 
 async def list_state_or_page(site: Site, request: Request) -> folders.ListState | Response:
