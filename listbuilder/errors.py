@@ -19,6 +19,7 @@ EXIT_RULES_BROKEN = 1
 EXIT_BAD_INPUT = 2
 EXIT_OUTPUT_FAILED = 3
 EXIT_INTERNAL = 4
+EXIT_NO_SIZE = 5
 EXIT_INTERRUPTED = 130
 EXIT_CODES = {
     EXIT_OK: "done (a list or statline is legal, where the command judges one)",
@@ -26,8 +27,20 @@ EXIT_CODES = {
     EXIT_BAD_INPUT: "a file or option cannot be read or understood",
     EXIT_OUTPUT_FAILED: "an output file could not be written",
     EXIT_INTERNAL: "an internal error: a bug in listbuilder",
+    EXIT_NO_SIZE: "a list breaks no rule, but its rule set has no standard size and it gives none",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
 }
+
+# From the best outcome to the worst: a command that judges many lists exits with the worst one's
+# code (a list with no size agreed is better news than a broken rule or an unreadable file).
+_EXIT_ORDER = (EXIT_OK, EXIT_NO_SIZE, EXIT_RULES_BROKEN, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, EXIT_INTERNAL)
+
+
+def worse_exit(a: int, b: int) -> int:
+    """The worse of two exit codes (an unknown one counts as the worst)."""
+    rank = {code: i for i, code in enumerate(_EXIT_ORDER)}
+    return max(a, b, key=lambda code: rank.get(code, len(rank)))
+
 
 Location = tuple[str | int, ...]
 
@@ -61,15 +74,20 @@ class Action(Record):
 
     kind: str
     system: str = ""
-    # for 'price': stats to show in an example, each (key, value); for 'price-unit': ("unit", name)
+    # for 'price': stats to show in an example, each (key, value); for 'price-unit': ("unit", name);
+    # for 'own-entry': ("stat", its label), ("figures", the word for them) and, for figures that
+    # carry two items, ("item", name) for each; for 'limit': ("key", the limit's key), ("most", N)
     example: tuple[tuple[str, str], ...] = ()
 
 
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
-# a catalog folder of one's own, a QR code printed with the roster it goes on; in a club, a folder's
-# lists made a member's own, a new sign-in link.
+# a catalog folder of one's own, a QR code printed with the roster it goes on, figures of a unit
+# that carry none of its items (or two of them) put in a unit of their own, a limit of the right
+# size, a unit's current name for its former one, a retired unit replaced or removed, the rule set
+# of a list typed by hand, the size of a new list (its example: ("unit", "figures")); in a club, a
+# folder's lists made a member's own, a new sign-in link.
 ACTIONS = (
     "catalog",
     "add",
@@ -84,6 +102,12 @@ ACTIONS = (
     "price-unit",
     "catalogs",
     "qr-on-roster",
+    "own-entry",
+    "limit",
+    "rename",
+    "retired",
+    "import-system",
+    "size",
     "adopt",
     "invite",
 )

@@ -33,7 +33,19 @@ def did_you_mean(found: str, options: Iterable[str]) -> str | None:
     import difflib  # start-up: only a name that is not found needs it
 
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
-    return f"did you mean '{by_lower[close[0]]}'?" if close else None
+    return DID_YOU_MEAN.format(by_lower[close[0]]) if close else None
+
+
+DID_YOU_MEAN = "did you mean '{}'?"
+
+
+def meant(hint: str | None) -> str | None:
+    """The option a ``did_you_mean`` hint names ('Hunter' of "did you mean 'Hunter'?"), or None
+    for any other hint: a fix can offer the word itself."""
+    head, tail = DID_YOU_MEAN.split("{}")
+    if hint is None or not (hint.startswith(head) and hint.endswith(tail)) or len(hint) <= len(head + tail):
+        return None
+    return hint[len(head) : -len(tail)]
 
 
 SHORTLIST = 50

@@ -93,3 +93,57 @@ def bf_hits_per_casualty(shots_by_figure: list[int], hit_on: int, per: int, cap:
         weight = hit_faces**hits * miss_faces ** (dice - hits)
         out[min(cap, hits // per)] += F(weight, 6**dice)
     return dict(out)
+
+
+# --- deathzap melee (text 001, lines 23-31) ---
+
+# Combat dice and 6s per casualty, per figure (the table at lines 25-30)
+ZAP = {"Infantry": (1, 1), "Beasts": (2, 1), "Light Vehicles": (3, 3), "Monsters": (12, 4)}
+
+
+def bf_hits(dice: int) -> dict[int, Fraction]:
+    """The 6s among ``dice`` dice (line 31: a hit for each 6), die by die, each die's six faces
+    enumerated (a Monster's 12 dice are 6**12 rolls: too many to list one by one)."""
+    dist: dict[int, Fraction] = {0: F(1)}
+    for _ in range(dice):
+        nxt: Counter = Counter()
+        for hits, p in dist.items():
+            for face in range(1, 7):
+                nxt[hits + (face == 6)] += p / 6
+        dist = dict(nxt)
+    return dist
+
+
+def bf_zap_melee(first: tuple[int, str], second: tuple[int, str]) -> dict[str, Fraction]:
+    """Lines 24 and 31, by enumeration: the charger (``first``) rolls and strikes, the other's
+    survivors strike back; the side with more casualties is destroyed unless the other is wiped
+    out; a draw is fought again with casualties at once, until one side causes more. Keyed by
+    what happens to the charger: 'charger wins', 'charger destroyed', 'both'."""
+    (n1, t1), (n2, t2) = first, second
+    (d1, h1), (d2, h2) = ZAP[t1], ZAP[t2]
+    out: Counter = Counter()
+
+    def settle(a: int, b: int, ca: int, cb: int, p: Fraction) -> None:
+        a, b = a - ca, b - cb
+        if a == 0 and b == 0:
+            out["both"] += p
+        elif a == 0 or (b and ca > cb):
+            out["charger destroyed"] += p
+        elif b == 0 or cb > ca:
+            out["charger wins"] += p
+        else:  # a draw: both strike at once; a round where nobody is hurt is simply rolled again
+            rounds = [
+                (min(a, ha // h1), min(b, hb // h2), pa * pb)
+                for ha, pa in bf_hits(b * d2).items()
+                for hb, pb in bf_hits(a * d1).items()
+            ]
+            quiet = sum(q for ca2, cb2, q in rounds if not ca2 and not cb2)
+            for ca2, cb2, q in rounds:
+                if ca2 or cb2:
+                    settle(a, b, ca2, cb2, p * q / (1 - quiet))
+
+    for hits1, p in bf_hits(n1 * d1).items():
+        cb = min(n2, hits1 // h2)
+        for hits2, q in bf_hits((n2 - cb) * d2).items():
+            settle(n1, n2, min(n1, hits2 // h1), cb, p * q)
+    return dict(out)

@@ -79,12 +79,13 @@ def test_validate_json_shape(cli):
     result = cli("validate", "--json", ZOMBIES, MASH)
     assert result.exit_code == 1
     good, bad = result.json_lines()
-    assert set(good) == {"file", "system", "name", "legal", "total", "limit", "unit", "problems"}
+    assert set(good) == {"file", "system", "name", "legal", "verdict", "total", "limit", "unit", "problems"}
     assert good == {
         "file": str(ZOMBIES),
         "system": "might-skirmish",
         "name": "Zombie Family",
         "legal": True,
+        "verdict": "legal",
         "total": 98,
         "limit": 100,
         "unit": "points",
@@ -97,7 +98,9 @@ def test_validate_json_shape(cli):
 
 def test_warnings_pass_unless_strict(cli, tmp_path):
     warned = tmp_path / "warned.yaml"
-    warned.write_text("system: melee-module\nname: Small unit\nunits:\n  - name: Pickets\n    figures: 5\n")
+    warned.write_text(
+        "system: melee-module\nname: Small unit\nfigures: 40\nunits:\n  - name: Pickets\n    figures: 5\n"
+    )
     relaxed = cli("validate", "--json", warned)
     strict = cli("validate", "--json", "--strict", warned)
     assert relaxed.exit_code == 0 and relaxed.json_lines()[0]["legal"] is True

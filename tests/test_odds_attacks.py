@@ -4,13 +4,11 @@ enumeration of every die written from the text."""
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from fractions import Fraction
 
 import pytest
 from conftest import EXAMPLES
-from odds_oracles import bf_attack
+from odds_oracles import bf_attack, bf_zap_melee
 
 from listbuilder.api import lists, matchups, rulesets
 from listbuilder.odds import OddsError, matchup
@@ -66,7 +64,7 @@ def test_the_list_grid_names_its_kind_and_explains_kills_per_100_points(cli):
     ranged = cli("odds", ZOMBIES, ELVES, "--attack", "ranged").stdout
     # a Shambler is a Warrior, which cannot shoot (line 26): a dash, explained once
     assert next(line for line in ranged.splitlines() if "Shambler" in line).split()[2] == "–"
-    assert ranged.count("– : the row's unit can make no ranged attack on the column's unit") == 1
+    assert ranged.count("– : the row's unit cannot make this kind of attack (ranged attack) on the column's unit") == 1
     melee = cli("odds", ZOMBIES, ELVES).stdout
     assert "(might-skirmish, Melee attack)" in melee and "– :" not in melee  # everyone fights in melee
 
@@ -109,7 +107,7 @@ def test_render_vs_prints_one_grid_per_kind(cli, tmp_path):
     html = out.read_text()
     assert html.count('<figure class="matrix">') == 2
     assert html.index("Melee attack: the models each attack") < html.index("Ranged attack: the models each attack")
-    assert "– means the row&#39;s unit can make no ranged attack on the column&#39;s unit" in html
+    assert "– means the row&#39;s unit cannot make this kind of attack (ranged attack) on the column&#39;s unit" in html
     assert html.count("Kills per 100 points: the models one attack") == 2
 
 
@@ -118,51 +116,6 @@ def test_render_vs_prints_one_grid_per_kind(cli, tmp_path):
 
 def unit(figures: int, type_: str, weapons: tuple[str, ...] = ()) -> Unit:
     return Unit(name=f"{figures} {type_}", stats={"figures": figures, "type": type_, "weapons": weapons})
-
-
-# Combat dice and 6s per casualty, per figure (the table at lines 25-30)
-ZAP = {"Infantry": (1, 1), "Beasts": (2, 1), "Light Vehicles": (3, 3), "Monsters": (12, 4)}
-
-
-def bf_hits(dice: int) -> dict[int, Fraction]:
-    """The 6s among ``dice`` dice, every face of every die enumerated (line 31: a hit for each 6)."""
-    counts = Counter(sum(face == 6 for face in roll) for roll in itertools.product(range(1, 7), repeat=dice))
-    return {hits: F(n, 6**dice) for hits, n in counts.items()}
-
-
-def bf_zap_melee(first: tuple[int, str], second: tuple[int, str]) -> dict[str, Fraction]:
-    """Lines 24 and 31, by enumeration: the charger (``first``) rolls and strikes, the other's
-    survivors strike back; the side with more casualties is destroyed unless the other is wiped
-    out; a draw is fought again with casualties at once, until one side causes more. Keyed by
-    what happens to the charger: 'charger wins', 'charger destroyed', 'both'."""
-    (n1, t1), (n2, t2) = first, second
-    (d1, h1), (d2, h2) = ZAP[t1], ZAP[t2]
-    out: Counter = Counter()
-
-    def settle(a: int, b: int, ca: int, cb: int, p: Fraction) -> None:
-        a, b = a - ca, b - cb
-        if a == 0 and b == 0:
-            out["both"] += p
-        elif a == 0 or (b and ca > cb):
-            out["charger destroyed"] += p
-        elif b == 0 or cb > ca:
-            out["charger wins"] += p
-        else:  # a draw: both strike at once; a round where nobody is hurt is simply rolled again
-            rounds = [
-                (min(a, ha // h1), min(b, hb // h2), pa * pb)
-                for ha, pa in bf_hits(b * d2).items()
-                for hb, pb in bf_hits(a * d1).items()
-            ]
-            quiet = sum(q for ca2, cb2, q in rounds if not ca2 and not cb2)
-            for ca2, cb2, q in rounds:
-                if ca2 or cb2:
-                    settle(a, b, ca2, cb2, p * q / (1 - quiet))
-
-    for hits1, p in bf_hits(n1 * d1).items():
-        cb = min(n2, hits1 // h2)
-        for hits2, q in bf_hits((n2 - cb) * d2).items():
-            settle(n1, n2, min(n1, hits2 // h1), cb, p * q)
-    return dict(out)
 
 
 @pytest.mark.parametrize(

@@ -140,7 +140,7 @@ def test_fate_tokens_start_at_ten_and_never_go_below_nothing(folder, catalogs):
 def test_might_skirmish_deployment_roll(folder, catalogs, face, zones):
     g = play.start_game(folder, ZOMBIES, catalogs)
     played = play.play_tap(folder, ZOMBIES, catalogs, g.id, play.RollDice(roll="deployment", faces=(face,)))
-    assert played.done.startswith(f"Rolled deployment: {face}: {zones}")
+    assert played.done.startswith(f"Rolled Deployment zones: {face}: {zones}")  # its title, never its id
     assert play.roll_result(played.game.board, played.game.state.rolls[-1]).startswith(zones)
 
 
@@ -223,7 +223,9 @@ def test_the_game_file_is_plain_yaml_a_person_can_read(folder, catalogs):
     tap(folder, catalogs, g, play.Mark(piece="Hunter 1", marker="Stunned"))
     data = yaml.safe_load((folder / ".listbuilder/games" / ZOMBIES / "0001.yaml").read_text(encoding="utf-8"))
     assert data["list"] == ZOMBIES and data["turn"] == 1 and data["markers"] == {"Hunter 1": {"Stunned": 1}}
-    assert data["log"] == [{"tap": "mark", "turn": 1, "piece": "Hunter 1", "marker": "Stunned", "was": 0, "now": 1}]
+    # the log names a piece by its number in 'pieces', so a long game repeats no long name
+    assert data["pieces"] == ["Hunter 1"] and data["format"] == 2
+    assert data["log"] == [{"tap": "mark", "turn": 1, "piece": 0, "marker": "Stunned", "was": 0, "now": 1}]
     assert len(data["version"]) == 16 and data["roster"][0] == ["Hunter", 2]
 
 
@@ -517,7 +519,7 @@ def test_a_sixth_rule_set_plays_from_its_data_alone(tmp_path):
     with pytest.raises(InputError, match="Glory is at most 5"):
         play.play_tap(lists, "reds.yaml", books, g.id, play.Score(track="Glory", by=4))
     played = play.play_tap(lists, "reds.yaml", books, g.id, play.RollDice(roll="weather", faces=(2,)))
-    assert played.done == "Rolled weather: 2: Rain"
+    assert played.done == "Rolled Weather: 2: Rain"
     g = play.play_tap(lists, "reds.yaml", books, g.id, play.NextTurn()).game  # turn 3 of 3
     with pytest.raises(InputError, match="the game ends after turn 3"):
         play.play_tap(lists, "reds.yaml", books, g.id, play.NextTurn())
@@ -560,7 +562,7 @@ def test_your_panicked_figures_add_to_your_opponents_impetus_roll(folder, catalo
     assert played.game.state.rolls[-1].bonus == 2
     assert played.done.endswith("you 5, your opponent 6 (4 + 2): your opponent rolls higher")
     played = play.play_tap(folder, MARINES, catalogs, g.id, play.RollDice(roll="impetus", faces=(6, 4)))
-    assert played.done.endswith("you 6, your opponent 6 (4 + 2): a tie, roll again")
+    assert played.done.endswith("you 6, your opponent 6 (4 + 2): a tie, roll again (ruling roll-off-ties)")
     assert play.load_game(folder, MARINES, catalogs).trusted  # the bonus is in the log and follows from it
     path = folder / ".listbuilder" / "games" / MARINES / "0001.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('"bonus": 2', '"bonus": 0', 1), encoding="utf-8")

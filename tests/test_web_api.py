@@ -156,7 +156,7 @@ def test_new_import_duplicate_delete_restore(folder, catalogs):
     assert file == "zombie-family.yaml"
     assert folders.new_folder_list(folder, catalogs, "might-skirmish", "Zombie Family", 150) == "zombie-family-2.yaml"
     text = sharing.export_list(lists.check_list(EXAMPLES / "might-skirmish-zombie-family.legal.yaml", catalogs), "text")
-    imported = sharing.import_folder_list(folder, catalogs, text)
+    imported = sharing.import_folder_list(folder, catalogs, text).file
     assert imported == "zombie-family-3.yaml"
     assert folders.list_state(folder, imported, catalogs).report.total == 98
     copy = folders.duplicate_list(folder, "night.yaml", catalogs)

@@ -273,6 +273,7 @@ def test_the_heavy_routes_are_the_work(tmp_path: Path):
         "/list/a.yaml/compare",
         "/list/a.yaml/doctor",
         "/list/a.yaml/play/odds",
+        "/list/a.yaml/pocket",
         "/list/a.yaml/print",
         "/list/a.yaml?doctor=fix",
     ]

@@ -208,7 +208,7 @@ def upload_list(folder: Path, catalogs: Catalogs, filename: str, data: bytes) ->
             file = lists.free_name(folder, filename.rsplit(".", 1)[0])
             write_file(lists.list_path(folder, file), text.encode("utf-8"), overwrite=False)
         return file
-    return import_folder_list(folder, catalogs, text)
+    return import_folder_list(folder, catalogs, text).file
 
 
 __all__ = [

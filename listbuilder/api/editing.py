@@ -15,7 +15,17 @@ from pathlib import Path
 from listbuilder.api.files import write_file
 from listbuilder.editing.apply import apply_change as apply_change
 from listbuilder.editing.apply import apply_to_text as apply_to_text
-from listbuilder.editing.changes import AddUnit, Change, RemoveUnit, SetCount, SetField, SetLeader, SetLeaders
+from listbuilder.editing.changes import (
+    AddUnit,
+    Change,
+    RemoveUnit,
+    SetCount,
+    SetField,
+    SetLeader,
+    SetLeaders,
+    SetUnit,
+    UpdateUnits,
+)
 from listbuilder.editing.choices import UnitChoice
 from listbuilder.editing.choices import unit_choices as unit_choices
 from listbuilder.editing.custom import AddCustom, ReplaceCustom
@@ -42,8 +52,10 @@ __all__ = [
     "SetField",
     "SetLeader",
     "SetLeaders",
+    "SetUnit",
     "Undo",
     "UnitChoice",
+    "UpdateUnits",
     "apply_change",
     "apply_to_text",
     "create_list",

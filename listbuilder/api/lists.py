@@ -17,8 +17,10 @@ from listbuilder.army.phrases import citation as citation
 from listbuilder.army.phrases import headline as headline
 from listbuilder.army.phrases import leader_tag as leader_tag
 from listbuilder.army.phrases import problem_place as problem_place
+from listbuilder.army.phrases import size_advice as size_advice
 from listbuilder.army.phrases import stats_line as stats_line
 from listbuilder.army.phrases import total_text as total_text
+from listbuilder.army.phrases import verdict_word as verdict_word
 from listbuilder.army.pricing import Pricing
 from listbuilder.army.pricing import price as price
 from listbuilder.army.pricing import read_stats as read_stats
@@ -41,9 +43,11 @@ __all__ = [
     "price",
     "problem_place",
     "read_stats",
+    "size_advice",
     "stats_guide",
     "stats_line",
     "total_text",
+    "verdict_word",
 ]
 
 

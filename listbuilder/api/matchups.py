@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from listbuilder.army.report import Report
-from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.errors import InputError
 from listbuilder.odds.ask import (
     Situation,
     list_matrix,
@@ -72,11 +72,7 @@ def odds_lists(
 ) -> Matchups:
     """Every unit of list ``a`` attacking every unit of list ``b`` with one kind of attack
     (``attack``; default the rule set's first), with kills per 100 points."""
-    if a.system.id != b.system.id:
-        raise InputError.detailed(
-            f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
-            "odds compare lists of one rule set",
-        )
+    _one_rule_set(a, b)
     values = situation_of(a.system, mechanic, situation or {}, attack)
     grid, _, columns = list_matrix(a.system, a, b, mechanic=mechanic, attack_kind=attack, **values)
     return Matchups(grid=grid, a=a, b=b, columns=tuple(columns))
@@ -107,25 +103,33 @@ class Matchups(Record):
         }
 
 
-def odds_grid(a: Report, b: Report, attack: str | None = None) -> dict[str, Any] | None:
+def odds_grid(a: Report, b: Report, attack: str | None = None) -> dict[str, Any]:
     """The odds of each unit of ``a`` attacking each of ``b`` with one kind of attack (default the
     rule set's first) as the printed reference sheet shows them (``_matrix.html``): its ``mechanic``
-    names the kind, ``kinds`` lists every kind (id, title). ``None`` when the lists are of
-    different rule sets, one is empty, or the rule set has no odds (or no such kind of attack)."""
-    if a.system.id != b.system.id or not a.lines or not b.lines:
-        return None
-    try:
-        return matrix_view(a.system, a, b, attack)
-    except ListbuilderError:
-        return None
+    names the kind, ``kinds`` lists every kind (id, title). A ``ListbuilderError`` says why there
+    is none: the lists are of different rule sets, one has no units, the rule set has no odds (or
+    no such kind of attack), or a unit breaks the rules so that its odds cannot be worked out."""
+    _comparable(a, b)
+    return matrix_view(a.system, a, b, attack)
 
 
 def odds_grids(a: Report, b: Report) -> list[dict[str, Any]]:
-    """``odds_grid`` for each of the rule set's kinds of attack, the default first (none where
-    ``odds_grid`` gives none)."""
-    if a.system.id != b.system.id or not a.lines or not b.lines:
-        return []
-    try:
-        return matrix_views(a.system, a, b)
-    except ListbuilderError:
-        return []
+    """``odds_grid`` for each of the rule set's kinds of attack, the default first."""
+    _comparable(a, b)
+    return matrix_views(a.system, a, b)
+
+
+def _one_rule_set(a: Report, b: Report) -> None:
+    if a.system.id != b.system.id:
+        raise InputError.detailed(
+            f"the lists are for different rule sets: {a.system.id} and {b.system.id}",
+            "odds compare lists of one rule set",
+        )
+
+
+def _comparable(a: Report, b: Report) -> None:
+    """An ``InputError`` when two lists cannot have an odds grid: different rule sets, or no units."""
+    _one_rule_set(a, b)
+    for report in (a, b):
+        if not report.lines:
+            raise InputError.detailed(f"{report.army.name} has no units yet", "odds need a unit on each side")

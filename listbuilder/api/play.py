@@ -17,7 +17,15 @@ from listbuilder.play.board import Board, Piece
 from listbuilder.play.board import list_board as play_board
 from listbuilder.play.games import GameSummary
 from listbuilder.play.games import summaries as games_of
-from listbuilder.play.matchups import Opponent, SituationOption, opponents, piece_odds, situation_options
+from listbuilder.play.matchups import (
+    Opponent,
+    OptionGroup,
+    SituationOption,
+    attack_choices,
+    opponents,
+    option_groups,
+    piece_odds,
+)
 from listbuilder.play.rolls import die_face as die_face
 from listbuilder.play.rolls import done
 from listbuilder.play.rolls import result as roll_result
@@ -38,6 +46,7 @@ __all__ = [
     "NextTurn",
     "OddsChoices",
     "Opponent",
+    "OptionGroup",
     "Outcome",
     "Piece",
     "Played",
@@ -74,11 +83,21 @@ class Played(Record):
 
 @record
 class OddsChoices(Record):
-    """What an odds question can name: the lists of the same rule set (file, name, units) and the
-    situation options."""
+    """What an odds question can name: the lists of the same rule set (file, name, units), the
+    rule set's kinds of attack (id, title) and each kind's situation options."""
 
     opponents: tuple[Opponent, ...]
-    options: tuple[SituationOption, ...]
+    attacks: tuple[tuple[str, str], ...]
+    groups: tuple[OptionGroup, ...]  # the options, one group per mechanic the kinds use
+
+    @property
+    def options(self) -> tuple[SituationOption, ...]:
+        """The options of the default kind of attack."""
+        return self.groups[0].options if self.groups else ()
+
+    def options_of(self, attack: str | None) -> tuple[SituationOption, ...]:
+        """The options of the kind of attack ``attack`` (the default's for none, or one not offered)."""
+        return next((g.options for g in self.groups if attack in g.attacks), self.options)
 
 
 def load_game(
@@ -106,7 +125,9 @@ def odds_choices(folder: Path, name: str, catalogs: Catalogs, board: Board | Non
     """The lists of ``folder`` of the same rule set as ``name`` (an opponent for odds), with their
     entries, and the rule set's situation options."""
     board = board or play_board(folder, name, catalogs)
-    return OddsChoices(opponents=opponents(folder, board, catalogs), options=situation_options(board))
+    return OddsChoices(
+        opponents=opponents(folder, board, catalogs), attacks=attack_choices(board), groups=option_groups(board)
+    )
 
 
 def game_odds(
@@ -117,10 +138,11 @@ def game_odds(
     opponent: str,
     target: int,
     situation: Mapping[str, str | bool | int] | None = None,
+    attack: str | None = None,
 ) -> Outcome:
     """The exact odds (``listbuilder odds``' figures) of a piece of the list attacking entry
-    ``target`` of the list ``opponent`` of the same folder; ``situation`` is the values of the
-    mechanic's options."""
+    ``target`` of the list ``opponent`` of the same folder with the kind of attack ``attack``
+    (default the rule set's first); ``situation`` is the values of that kind's options."""
     board = play_board(folder, name, catalogs)
     other = play_board(folder, opponent, catalogs)
-    return piece_odds(board, piece, other.report, target, situation or {})
+    return piece_odds(board, piece, other.report, target, situation or {}, attack)

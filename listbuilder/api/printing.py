@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.api.files import read_by, write_file
-from listbuilder.api.lists import check_list
+from listbuilder.api.lists import check_list, check_text
 from listbuilder.army.report import Report
+from listbuilder.editing.history import version_of
 from listbuilder.errors import Action, InputError
+from listbuilder.files.reading import read_text
 from listbuilder.files.writing import check_target
 from listbuilder.printing.html import Paper, builtin_templates
 from listbuilder.printing.output import card_bytes, render_document_bytes
@@ -35,6 +37,8 @@ __all__ = [
     "render_card",
     "render_card_file",
     "render_files",
+    "render_pocket",
+    "render_pocket_file",
     "render_reports",
     "unit_rules",
 ]
@@ -52,6 +56,7 @@ class Rendered(Record):
     format: str
     lists: tuple[str, ...] = ()
     illegal: tuple[str, ...] = ()  # the lists printed under a NOT LEGAL banner
+    unsized: tuple[str, ...] = ()  # the lists printed under a "No size agreed" banner
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +64,7 @@ class Rendered(Record):
             "bytes": len(self.data),
             "lists": list(self.lists),
             "illegal": list(self.illegal),
+            "unsized": list(self.unsized),
         }
 
 
@@ -70,6 +76,7 @@ class Written(Record):
     format: str
     lists: tuple[str, ...]
     illegal: tuple[str, ...]
+    unsized: tuple[str, ...] = ()
 
 
 def document_format(path: Path) -> str:
@@ -189,8 +196,62 @@ def render_files(
             qr=qr,
         )
         write_file(target, done.data, inputs=inputs)
-        written.append(Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal))
+        written.append(
+            Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal, unsized=done.unsized)
+        )
     return tuple(written)
+
+
+def render_pocket(text: str, report: Report, opponents: Sequence[Report] = ()) -> Rendered:
+    """The pocket copy of a list (its file's ``text``, judged as ``report``): one HTML file with
+    the roster, the rules, the rules card, the odds against each of ``opponents`` and a game
+    tracker, that makes no request of any kind. Too large a file is an ``InputError``."""
+    from listbuilder.play.board import board_of  # start-up: play and the pocket load only for a pocket copy
+    from listbuilder.play.tracker import tracker_data
+    from listbuilder.printing.pocket import list_key, pocket_html
+
+    for opponent in opponents:
+        _same_rules(report, opponent)
+    board = board_of(report, report.army.file or "list", version_of(text))
+    html = pocket_html(report, opponents, tracker_data(board), list_key(text.encode("utf-8")))
+    return Rendered(
+        data=html.encode("utf-8"),
+        format="html",
+        lists=(report.army.name,),
+        illegal=() if report.legal() else (report.army.name,),
+    )
+
+
+def render_pocket_file(
+    path: Path, catalogs: Catalogs, *, output: Path | None = None, vs: Sequence[Path] = ()
+) -> Written:
+    """Write the pocket copy of the list file ``path`` (default: NAME.html beside it), with the
+    odds against each list file of ``vs``."""
+    target = output if output is not None else path.with_suffix(".html")
+    if document_format(target) != "html":
+        raise InputError.detailed(
+            f"a pocket copy is one HTML file, not '{target.name}'",
+            "give the output a name that ends in .html",
+            file=target,
+        )
+    inputs = [path, *vs, *read_by((), catalogs)]
+    check_target(target, inputs)  # before the work
+    text = read_text(path, "list file")
+    report = check_text(text, catalogs, path)
+    opponents = [check_list(v, catalogs) for v in vs]
+    done = render_pocket(text, report, opponents)
+    write_file(target, done.data, inputs=inputs)
+    return Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal)
+
+
+def _same_rules(report: Report, opponent: Report) -> None:
+    if report.system.id != opponent.system.id:
+        raise InputError.detailed(
+            f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
+            f"but {report.army.name} is a {report.system.id} list",
+            "odds compare lists of one rule set",
+            file=Path(opponent.army.file) if opponent.army.file else None,
+        )
 
 
 def render_card_file(

@@ -12,9 +12,10 @@ from listbuilder.editing import folder as lists
 from listbuilder.errors import Action, InputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
+from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.share import exchange
-from listbuilder.share.diff import ListDiff, describe, diff_versions
+from listbuilder.share.diff import ListDiff, describe, diff_versions, factions_of, versions_of_one_list
 from listbuilder.share.diff import diff_reports as diff_lists
 from listbuilder.share.editorschema import all_lists_schema, list_schema, schema_text
 from listbuilder.share.exchange import Imported
@@ -23,18 +24,21 @@ from listbuilder.share.qr import svg as qr_svg
 from listbuilder.words import choose
 
 __all__ = [
+    "FolderImport",
     "Imported",
     "ListDiff",
     "diff_files",
     "diff_lists",
     "editor_schema",
     "export_list",
+    "factions_of",
     "git_diff",
     "import_file",
     "import_folder_list",
     "import_list",
     "import_noted",
     "qr_svg",
+    "versions_of_one_list",
 ]
 
 EXPORT_FORMATS = ("text", "markdown", "json", "yaml")
@@ -61,19 +65,21 @@ def export_list(report: Report, format: str = "text", *, embed: bool = False) ->
     return writers[fmt](report)
 
 
-def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> str:
-    """List-file YAML from a text, markdown or JSON export (``source`` names it in messages)."""
-    return import_noted(text, catalogs, source).text
+def import_list(text: str, catalogs: Catalogs, source: Path = Path("<text>"), system: str | None = None) -> str:
+    """List-file YAML from a text, markdown or JSON export, or from a list typed by hand for rule
+    set ``system`` when the text names none (``source`` names it in messages)."""
+    return import_noted(text, catalogs, source, system).text
 
 
-def import_noted(text: str, catalogs: Catalogs, source: Path = Path("<text>")) -> Imported:
-    """``import_list``, with a note for each cost the text wrote that these catalogs do not give."""
-    return exchange.import_with_notes(text, source, catalogs)
+def import_noted(text: str, catalogs: Catalogs, source: Path = Path("<text>"), system: str | None = None) -> Imported:
+    """``import_list``, with a note for each cost the text wrote that these catalogs do not give,
+    for a total that is not the units', and for the lines around the list it skipped."""
+    return exchange.import_with_notes(text, source, catalogs, system or None)
 
 
-def import_file(path: Path, catalogs: Catalogs) -> Imported:
+def import_file(path: Path, catalogs: Catalogs, system: str | None = None) -> Imported:
     """``import_noted`` of a file's text."""
-    return import_noted(read_text(path, "exported list"), catalogs, path)
+    return import_noted(read_text(path, "exported list"), catalogs, path, system)
 
 
 def diff_files(old: Path, new: Path, catalogs: Catalogs) -> ListDiff:
@@ -89,11 +95,20 @@ def git_diff(args: Sequence[str], catalogs: Catalogs) -> str:
     return driver_output(args, lambda old, new: describe(diff_files(old, new, catalogs)))
 
 
-def import_folder_list(folder: Path, catalogs: Catalogs, text: str) -> str:
-    """Read a list exported as text, markdown or JSON into a new file of ``folder``; returns its name."""
-    yaml_text = import_list(text, catalogs, Path("pasted text"))
-    list_name = parse_yaml(yaml_text, Path("pasted text")).data.get("name") or "imported list"
+def import_folder_list(folder: Path, catalogs: Catalogs, text: str, system: str | None = None) -> FolderImport:
+    """Read a list exported as text, markdown or JSON, or typed by hand for rule set ``system``,
+    into a new file of ``folder``: its name, and the import's notes."""
+    imported = import_noted(text, catalogs, Path("pasted text"), system)
+    list_name = parse_yaml(imported.text, Path("pasted text")).data.get("name") or "imported list"
     with lists.LOCK:
         file = lists.free_name(folder, str(list_name))
-        write_file(lists.list_path(folder, file), yaml_text.encode("utf-8"), overwrite=False)
-    return file
+        write_file(lists.list_path(folder, file), imported.text.encode("utf-8"), overwrite=False)
+    return FolderImport(file=file, notes=imported.notes)
+
+
+@record
+class FolderImport(Record):
+    """A list imported into a folder: the file's name there, and what the import noted."""
+
+    file: str
+    notes: tuple[str, ...] = ()

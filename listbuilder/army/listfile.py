@@ -160,7 +160,7 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     wanted = read_key(UNIT, item, doc, path, errors)
     if wanted is INVALID:
         return None
-    unit = system.find_unit(wanted.strip())
+    unit = system.listed_unit(wanted.strip())  # a former name or a retired unit still loads, warned of
     if unit is None:
         missing = system.unknown_unit(wanted)
         errors.append(doc.detail((*path, "unit"), missing.message, missing.hint, action=missing.action))
@@ -171,7 +171,8 @@ def _read_entry(item: Any, i: int, doc: Document, system: System, errors: list[E
     chosen = _leaders(item, count, leader if leader is not None else unit.leader, leaders, doc, path, errors)
     if chosen is None:
         return None
-    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False, line=doc.locate(path)[0])
+    named = wanted.strip() if unit.retired is None and system.find_unit(wanted.strip()) is None else ""
+    return Entry(index=i, unit=unit, count=count, leaders=chosen, custom=False, line=doc.locate(path)[0], named=named)
 
 
 def _leaders(

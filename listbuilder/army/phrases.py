@@ -18,7 +18,20 @@ if TYPE_CHECKING:
     from listbuilder.rules.formats import Entry, Noun, Unit
     from listbuilder.rules.system import System
 
-__all__ = ["amount", "citation", "headline", "leader_tag", "problem_place", "stats_line", "total_text"]
+__all__ = [
+    "amount",
+    "citation",
+    "headline",
+    "leader_tag",
+    "problem_place",
+    "size_advice",
+    "stats_line",
+    "total_text",
+    "verdict_word",
+]
+
+# How each verdict (``Report.verdict``) reads: a broken rule shouts, a missing size does not.
+VERDICT_WORDS = {"legal": "legal", "not legal": "NOT LEGAL", "no size agreed": "no size agreed"}
 
 
 def stats_line(system: System, unit: Unit) -> str:
@@ -57,10 +70,23 @@ def total_text(report: Report, say_no_limit: bool = False) -> str:
     return total
 
 
+def verdict_word(report: Report, strict: bool = False) -> str:
+    """``legal``, ``NOT LEGAL`` or ``no size agreed``: the list's verdict as every face words it."""
+    return VERDICT_WORDS[report.verdict(strict)]
+
+
 def headline(report: Report, strict: bool = False) -> str:
     """One line: verdict, list name, rule set, total against limit."""
-    verdict = "legal" if report.legal(strict) else "NOT LEGAL"
-    return f"{verdict}: {report.army.name} ({report.system.id}), {total_text(report)}"
+    return f"{verdict_word(report, strict)}: {report.army.name} ({report.system.id}), {total_text(report)}"
+
+
+def size_advice(report: Report) -> str:
+    """What a list whose size is not agreed (``Report.size_agreed``) lacks and how to settle it."""
+    d = report.system.definition
+    return (
+        f"{' '.join(d.name.split())} has no standard size: agree one with your opponent and give it as"
+        f" the list's limit ({report.system.size_unit}: N)"
+    )
 
 
 def citation(source: str) -> str:

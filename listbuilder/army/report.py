@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Final, Literal
 
 from listbuilder.army.advice import advice, has_leaders
 from listbuilder.army.constraints import Force, Problem, check_force
 from listbuilder.army.costing import entry_cost, figures_in, unit_cost
+from listbuilder.errors import Action
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs, System
 from listbuilder.rules.forcerules import Limit
 from listbuilder.rules.formats import ArmyList, Entry, Noun
 from listbuilder.rules.statline import value_text
+
+# A list's verdict. "no size agreed": it breaks no rule, but its rule set has no standard size and
+# the list gives none, so "legal" would hold at any size (the players agree one: rulings of the
+# rule sets that count figures); it is neither legal nor an error.
+Verdict = Literal["legal", "not legal", "no size agreed"]
+LEGAL: Final = "legal"
+NOT_LEGAL: Final = "not legal"
+NO_SIZE: Final = "no size agreed"
 
 
 @record
@@ -61,8 +70,21 @@ class Report(Record):
         return [p for p in self.problems if p.severity == "warning"]
 
     def legal(self, strict: bool = False) -> bool:
-        """Legal: no errors (and, when ``strict``, no warnings either)."""
+        """Legal: no errors (and, when ``strict``, no warnings either); see ``verdict`` for
+        whether the list has a size to be legal at."""
         return not (self.problems if strict else self.errors)
+
+    @property
+    def size_agreed(self) -> bool:
+        """False when the rule set limits a force's size but has no standard one, and the list
+        gives none: any number of models would pass, so the list is not yet legal or illegal."""
+        return self.limit is not None or not self.system.needs_size
+
+    def verdict(self, strict: bool = False) -> Verdict:
+        """``legal``, ``not legal`` (a rule is broken, whatever the size), or ``no size agreed``."""
+        if not self.legal(strict):
+            return NOT_LEGAL
+        return LEGAL if self.size_agreed else NO_SIZE
 
     def as_json(self, strict: bool = False, entries: bool = False) -> dict[str, Any]:
         """The shape ``validate --json`` prints; with ``entries``, ``points --json``'s too."""
@@ -71,6 +93,7 @@ class Report(Record):
             "system": self.army.system,
             "name": self.army.name,
             "legal": self.legal(strict),
+            "verdict": self.verdict(strict),
             "total": self.total,
             "limit": self.limit,
             "unit": self.unit,
@@ -100,7 +123,7 @@ def build_report(army: ArmyList, system: System, catalogs: Catalogs | None = Non
     total = sum(line.cost for line in lines)
     problems = advice(army, system, None if catalogs is None else lambda: leader_systems(catalogs))
     problems += check_force(Force(system=system, entries=army.entries, total=total, limit=army.limit))
-    problems += catalog_changes(army, system)
+    problems += catalog_changes(army, system) + renamed_and_retired(army, system)
     return Report(army=army, system=system, lines=lines, total=total, problems=located(problems, army, system))
 
 
@@ -166,4 +189,50 @@ def catalog_changes(army: ArmyList, system: System) -> list[Problem]:
                     entries=(e.index,),
                 )
             )
+    return out
+
+
+RENAMED_RULE = (
+    "A list keeps a unit its catalog renamed or took out: a renamed unit is the same unit at the same cost,"
+    " a retired one is costed by its last stats."
+)
+
+
+def renamed_and_retired(army: ArmyList, system: System) -> list[Problem]:
+    """A warning for each entry that names a unit by a former name, or names a retired unit: what
+    changed, what the retired unit costs, and the step that brings the list up to date."""
+    out = []
+    for e in army.entries:
+        gone = e.unit.retired
+        if e.named:
+            message = (
+                f"'{e.named}' is now called {e.unit.name} in the {system.id} catalogs: the same unit, at the same cost"
+            )
+            action = Action(kind="rename", system=system.id, example=(("from", e.named), ("unit", e.unit.name)))
+            rule_id = "catalog-renamed"
+        elif gone is not None and not e.custom:
+            cost = unit_cost(system, e.unit)  # (phrases.amount's words: phrases reads reports, so not imported)
+            each = f"{cost:,} {system.measure.of(cost)}"
+            message = (
+                f"{e.unit.name} is no longer in the {system.id} catalogs (last in revision {gone.revision}"
+                f"{': ' + gone.note if gone.note else ''}); it is costed by its last stats, {each} each"
+            )
+            if gone.replaced_by:
+                message += f"; {gone.replaced_by} takes its place"
+            example = (("from", e.unit.name), *((("unit", gone.replaced_by),) if gone.replaced_by else ()))
+            action = Action(kind="retired", system=system.id, example=example)
+            rule_id = "catalog-retired"
+        else:
+            continue
+        out.append(
+            Problem(
+                severity="warning",
+                rule_id=rule_id,
+                rule=RENAMED_RULE,
+                message=message,
+                entry=e.label,
+                entries=(e.index,),
+                action=action,
+            )
+        )
     return out

@@ -140,7 +140,29 @@ def _unit_section() -> list[str]:
         "| `history` | list of older versions | optional | the unit's stats up to and including an older catalog"
         " `revision`, so saved lists are warned: `[{revision: 1, might: 9}]` |"
     )
+    lines.append(
+        "| `formerly` | list of names | optional | the names the unit had in older catalog revisions: a list"
+        " that uses one loads, with a warning and the step that writes the current name: `[Barrow King]` |"
+    )
     lines.append("| *each stat* | as the stat says | as the stat says | e.g. `fight: 3`, `kind: Wolf` |")
+    lines += [
+        "",
+        "### A retired unit {#retired}",
+        "",
+        "An entry of a unit catalog's `retired` list: a unit taken out of the catalogs, with the keys and"
+        " stats it had last, so a list that names it still loads, costed by those stats, with a warning."
+        " Its name may be no current unit's name nor another unit's former name.",
+        "",
+        "| key | type | given | what it is |",
+        "|---|---|---|---|",
+        "| `name`, `leader`, *each stat*... | as a unit's | as a unit's | the unit as it was in its last revision |",
+        "| `revision` | whole number | **required** | the last catalog revision that had it, older than the"
+        " rule set's `revision` |",
+        "| `note` | text | optional | what became of it, in a few words, as lists are told:"
+        " `folded into the Bone Hound` |",
+        "| `replaced_by` | text | optional | the current unit that takes its place: the builder's button and"
+        " `update` put it in the list |",
+    ]
     return [*lines, ""]
 
 

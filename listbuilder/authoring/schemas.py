@@ -141,10 +141,34 @@ def _unit_schema() -> dict[str, Any]:
         "description": "the unit's stats in older catalog revisions: [{revision: 1, might: 9}]",
         "items": {"type": "object", "required": ["revision"], "properties": {"revision": {"type": "integer"}}},
     }
+    props["formerly"] = {
+        "type": "array",
+        "description": "the names the unit had in older catalog revisions: a list naming one still loads, warned",
+        "items": {"type": "string", "minLength": 1},
+    }
     return {
         "type": "object",
         "description": "a unit: its name and the rule set's stats (the rule set's system.yaml names them)",
         "required": [k.key for k in UNIT_KEYS if k.required],
+        "properties": props,
+    }
+
+
+def _retired_schema() -> dict[str, Any]:
+    """A retired unit: a unit's keys and last stats, and when and why it left the catalogs."""
+    unit = _unit_schema()
+    props = {k: v for k, v in unit["properties"].items() if k not in ("history", "formerly")}
+    props["revision"] = {
+        "type": "integer",
+        "minimum": 1,
+        "description": "the last catalog revision that had the unit (older than the rule set's revision)",
+    }
+    props["note"] = {"type": "string", "description": "what became of it, in a few words, as lists are told"}
+    props["replaced_by"] = {"type": "string", "description": "the current unit that takes its place, if one does"}
+    return {
+        "type": "object",
+        "description": "a unit taken out of the catalogs, with its last stats: lists that name it load, warned",
+        "required": [*unit["required"], "revision"],
         "properties": props,
     }
 
@@ -155,6 +179,7 @@ def catalog_schema(stem: str) -> dict[str, Any]:
     full = _records(adapter(cls).json_schema(ref_template="#/definitions/{model}"), cls)
     if cls is FactionFile:
         full[cls.__name__]["properties"]["units"]["items"] = _unit_schema()
+        full[cls.__name__]["properties"]["retired"]["items"] = _retired_schema()
     head: dict[str, Any] = {"$schema": DRAFT, "title": f"listbuilder: {what}", "description": GENERATED}
     partial = _partial(full)
     partial[f"{cls.__name__}Partial"]["properties"][REMOVE] = {"type": "object", "description": _REMOVE_DOC}

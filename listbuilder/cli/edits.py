@@ -80,6 +80,29 @@ def add(
         fail(exc)
 
 
+@command("update")
+def update(
+    file: Annotated[Path, typer.Argument(help="The list file to bring up to date.", show_default=False)],
+    catalogs: CatalogsOption = None,
+) -> None:
+    """Bring a list up to its catalogs, in place: units named by a former name take their current
+    name (the total does not change), and retired units are replaced by the unit their catalog
+    names in their place. Everything else in the file stays as it was.
+
+    Example: listbuilder update zombies.yaml
+    """
+    from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
+        editing,
+        rulesets,
+    )
+
+    try:
+        result = editing.apply_change(file, rulesets.open_catalogs(catalogs), editing.UpdateUnits())
+        say(views.edited(result, result.done))
+    except ListbuilderError as exc:
+        fail(exc)
+
+
 @command("remove")
 def remove(
     file: Annotated[Path, typer.Argument(help="The list file to edit.", show_default=False)],
@@ -206,15 +229,25 @@ def export(
 
 @command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="A list exported as text, markdown or json.", show_default=False)],
+    file: Annotated[
+        Path, typer.Argument(help="A list exported as text, markdown or json, or typed by hand.", show_default=False)
+    ],
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="The list file to write (default: print it).")
     ] = None,
+    system: Annotated[
+        str | None,
+        typer.Option(
+            "--system", help="The rule set of a list typed by hand (its text names none).", show_default=False
+        ),
+    ] = None,
     catalogs: CatalogsOption = None,
 ) -> None:
-    """Read a list exported as text, markdown or json (say, from a forum post) back into a list file.
+    """Read a list exported as text, markdown or json (say, from a forum post), or typed by hand
+    ('2x Hunter', 'Shambler x4 - 20 pts', one unit a line), back into a list file.
 
     Example: listbuilder import forum-post.txt -o zombies.yaml
+    Example: listbuilder import my-list.txt --system might-skirmish
     """
     from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
         files,
@@ -224,7 +257,7 @@ def import_(
 
     try:
         books = rulesets.open_catalogs(catalogs)
-        imported = sharing.import_file(file, books)
+        imported = sharing.import_file(file, books, system)
         for note in imported.notes:
             say(f"note: {file}: {note}", err=True)
         text = imported.text

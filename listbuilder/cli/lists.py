@@ -2,7 +2,7 @@
 
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -10,7 +10,10 @@ from listbuilder.cli import views
 from listbuilder.cli.commands import command
 from listbuilder.cli.options import CatalogsOption, JsonOption, StrictOption
 from listbuilder.cli.output import fail, render, say, to_json
-from listbuilder.errors import EXIT_OK, EXIT_RULES_BROKEN, InputError, ListbuilderError
+from listbuilder.errors import EXIT_NO_SIZE, EXIT_OK, EXIT_RULES_BROKEN, InputError, ListbuilderError, worse_exit
+
+if TYPE_CHECKING:
+    from listbuilder.api.lists import Report
 
 
 @command("validate")
@@ -24,7 +27,8 @@ def validate(
 
     A folder stands for every list file directly in it (*.yaml and *.yml).
 
-    Exit 0 when every list is legal, 1 when one breaks a rule, 2 when a file cannot be read.
+    Exit 0 when every list is legal, 1 when one breaks a rule, 2 when a file cannot be read, 5
+    when a list breaks no rule but has no size agreed (its rule set has no standard game).
 
     Example: listbuilder validate --strict my-warband.yaml
     """
@@ -42,15 +46,20 @@ def validate(
         try:
             report = lists.check_list(path, books)
         except ListbuilderError as exc:
-            worst = max(worst, exc.exit_code)
+            worst = worse_exit(worst, exc.exit_code)
             if as_json:
                 say(to_json({"file": str(path), "legal": False, "error": render(exc)}))
             say(f"error: {render(exc)}", err=True)
             continue
-        if not report.legal(strict):
-            worst = max(worst, EXIT_RULES_BROKEN)
+        worst = worse_exit(worst, verdict_exit(report, strict))
         say(to_json(report.as_json(strict)) if as_json else views.validation(report, strict))
     raise typer.Exit(worst)
+
+
+def verdict_exit(report: "Report", strict: bool) -> int:
+    """The exit code of one list's verdict: 0 legal, 1 a rule broken, 5 no size agreed."""
+    verdict = report.verdict(strict)
+    return EXIT_OK if verdict == "legal" else EXIT_NO_SIZE if verdict == "no size agreed" else EXIT_RULES_BROKEN
 
 
 def list_files(paths: Sequence[Path]) -> list[Path]:
@@ -80,6 +89,8 @@ def points(
 ) -> None:
     """Show the cost of each entry and the total against the limit.
 
+    Exits as validate does: 0 legal, 1 a rule broken, 2 a file unread, 5 no size agreed.
+
     Example: listbuilder points examples/speed-range-power-camel-corps.legal.yaml
     """
     from listbuilder.api import (  # the engine loads only when a command runs: --version and --help stay light
@@ -96,11 +107,10 @@ def points(
         try:
             report = lists.check_list(path, books)
         except ListbuilderError as exc:
-            worst = max(worst, exc.exit_code)
+            worst = worse_exit(worst, exc.exit_code)
             say(f"error: {render(exc)}", err=True)
             continue
-        if not report.legal(strict):
-            worst = max(worst, EXIT_RULES_BROKEN)
+        worst = worse_exit(worst, verdict_exit(report, strict))
         if as_json:
             say(to_json(report.as_json(strict, entries=True)))
         else:

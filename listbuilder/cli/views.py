@@ -8,6 +8,7 @@ the engine (``army/phrases.py``), so the terminal words them as every other face
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -80,8 +81,22 @@ def validation(report: Report, strict: bool = False) -> str:
     from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
 
     lines = [f"{shown(report.army.file)}: {lists.headline(report, strict)}"]
+    lines += size_lines(report, strict)
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
+
+
+def size_lines(report: Report, strict: bool = False) -> list[str]:
+    """For a list with no size agreed: why it is not called legal, and the command that sets one."""
+    from listbuilder.api import lists  # the engine loads only when a command runs: --version and --help stay light
+
+    if report.verdict(strict) != "no size agreed":
+        return []
+    file = shlex.quote(shown(report.army.file)) if report.army.file else "FILE"
+    return [
+        f"  note    {lists.size_advice(report)}",
+        f"          (listbuilder set {file} {report.system.size_unit} N)",
+    ]
 
 
 def points(report: Report, strict: bool = False) -> str:
@@ -99,6 +114,7 @@ def points(report: Report, strict: bool = False) -> str:
     lines = [f"{report.army.name} · {report.system.definition.name} · {shown(report.army.file)}"]
     lines += table(rows, right=(0, 2, 3, 4))
     lines.append(f"  {lists.headline(report, strict)}")
+    lines += size_lines(report, strict)
     lines += problem_lines(report.problems, report, strict)
     return "\n".join(lines)
 
@@ -174,7 +190,8 @@ def pricing(result: Pricing) -> str:
 
 def edited(result: EditResult, done: str) -> str:
     """What an edit did and left: the change, then the list's new total and verdict."""
-    return f"{result.path}: {done if result.changed else 'unchanged'}\n{validation(result.report)}"
+    judged = validation(result.report) if result.report is not None else "the list cannot be read"
+    return f"{result.path}: {done if result.changed else 'unchanged'}\n{judged}"
 
 
 def list_diff(d: ListDiff) -> str:
@@ -298,6 +315,8 @@ _COMMANDS = {
     "output": "choose the file with -o, e.g. -o my-list.yaml",
     "catalogs": "or give that folder to the command: --catalogs DIR",
     "qr-on-roster": "drop --qr, or print the roster too: --only roster, or no --only",
+    "import-system": "or, for a list typed by hand, give its rule set: --system {system}",
+    "size": "e.g. --{unit} 24",
     "adopt": "give --owner NAME to make them that member's lists",
     "invite": "'listbuilder club invite FOLDER NAME' makes a new sign-in link",
 }
@@ -313,8 +332,29 @@ def command_hint(action: Action) -> str | None:
     if action.kind == "price":
         options = " ".join(f"--{key} {_quoted(value)}" for key, value in action.example)
         return f"give each stat as --STAT VALUE, e.g. listbuilder cost {system} {options}".rstrip()
+    if action.kind in ("rename", "retired"):
+        said = dict(action.example)
+        if action.kind == "rename":
+            return (
+                f"'listbuilder update FILE' writes {said.get('unit', 'the current name')} for {said.get('from', 'it')}"
+            )
+        remove = f"'listbuilder remove FILE {_quoted(said.get('from', 'UNIT'))}' removes it"
+        if "unit" in said:
+            return f"'listbuilder update FILE' puts {said['unit']} in its place, or {remove}"
+        return f"{remove}; 'listbuilder add FILE UNIT' adds another in its place"
     if action.kind == "price-unit":
         name = dict(action.example).get("unit", "NAME")
         return f'to price the catalog unit, give --unit "{name}"'
+    if action.kind == "own-entry":  # a list file's words: the entry's key, written out
+        said = dict(action.example)
+        stat, figures = said.get("stat", "items"), said.get("figures", "figures")
+        items = [value for key, value in action.example if key == "item"]
+        if not items:
+            return f"{figures} that carry none go in an entry of their own with '{stat}: []'"
+        both = f"{stat}: [{', '.join(items)}]"
+        return f"{figures} that carry two of its {stat} go in an entry of their own listing both, e.g. '{both}'"
+    if action.kind == "limit":
+        return f"for example: {dict(action.example).get('key', 'points')} 100"
     words = _COMMANDS.get(action.kind)
-    return None if words is None else words.format(system=system)
+    unit = dict(action.example).get("unit", "points")
+    return None if words is None else words.format(system=system, unit=unit)

@@ -1,7 +1,8 @@
 """Editing a list: every change a player makes, as a value, applied in one locked step.
 
 - ``changes``: the changes (``AddUnit``, ``RemoveUnit``, ``SetCount``, ``SetField`` and
-  ``SetLeaders``, ``SetLeader``), each a small immutable record that carries itself out;
+  ``SetLeaders``, ``SetLeader``, ``SetUnit``, ``UpdateUnits``: former names and retired units
+  brought up to the catalogs), each a small immutable record that carries itself out;
   ``custom``: a custom unit added (``AddCustom``) or edited (``ReplaceCustom``);
   ``suggestions``: the doctor's (``ApplySuggestion``, ``FollowDoctor``); ``values``: the checks
   of counts, names and limits;

@@ -27,9 +27,10 @@ from pathlib import Path
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import build_report
 from listbuilder.editing.changes import Change
-from listbuilder.editing.history import BOM, History, HistoryStep, Redo, version_of
+from listbuilder.editing.history import BOM, History, HistoryStep, Redo, own_version, version_of
 from listbuilder.editing.lock import conflict, locked, read_locked
 from listbuilder.editing.plan import EditResult, ListEdit
+from listbuilder.editing.repair import Repair, read_back
 from listbuilder.errors import ConflictError, InputError, OutputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.writing import atomic_write, remove_temp_files
@@ -46,6 +47,8 @@ def apply_to_text(
     if isinstance(change, HistoryStep):
         raise InputError.detailed("an undo or redo needs the list's file and its history", "nothing was changed")
     change.check_fields()
+    if isinstance(change, Repair):  # a change of the text, for a list that may not be readable
+        return change.on_text(text, catalogs, source)
     edit = ListEdit(text, source, catalogs)
     done = change.carry_out(edit)
     return dataclasses.replace(edit.finish(), done=done)
@@ -100,7 +103,8 @@ def apply_change(
             if step_file is None:  # the file changed elsewhere since the last step: those steps are dead
                 older = steps.steps("undo")
                 dead = [f for _, _, f in older] if older and older[-1][1] != version_of(body) else []
-            pushed = steps.push(kind, bom + body, version_of(new_body))
+            as_text = isinstance(change, Repair) or (step_file is not None and own_version(step_file) is not None)
+            pushed = steps.push(kind, bom + body, version_of(new_body), as_text=as_text)
         try:
             atomic_write(target, result.text.encode("utf-8"))
         except OSError as exc:
@@ -133,13 +137,16 @@ def _step(
     kind = step.kind
     step_file, text = steps.last(kind, body, catalogs)
     earlier = text.removeprefix(BOM)
+    done = "undone" if kind == "undo" else "redone"
+    if own_version(step_file) is not None:  # a repair's step: the list it puts back may not be readable
+        return dataclasses.replace(read_back(bom + earlier, bom + body, catalogs, path), done=done), step_file
     army, system = parse_list(parse_yaml(earlier, path), catalogs)
     result = EditResult(
         path=path,
         text=bom + earlier,
         report=build_report(army, system, catalogs),
         changed=earlier != body,
-        done="undone" if kind == "undo" else "redone",
+        done=done,
     )
     return result, step_file
 

@@ -260,6 +260,51 @@ class SetLeader(Change):
         return f"{entry.unit.name} {'is now' if self.leader else 'is no longer'} a leader"
 
 
+@record
+class SetUnit(Change):
+    """Entry ``index`` (a catalog entry) names catalog unit ``unit`` instead, its count and
+    leaders kept: a former name's current one, or the unit that takes a retired one's place."""
+
+    index: int
+    unit: str
+
+    def carry_out(self, edit: ListEdit) -> str:
+        entry = edit.entry_at(self.index)
+        if entry.custom:
+            raise InputError.detailed(
+                f"entry {entry.number} is a custom unit, {entry.unit.name}",
+                "only an entry of a catalog unit can name another",
+                file=edit.path,
+            )
+        unit = edit.system.unit_named(self.unit.strip(), "name a unit of its catalogs", file=edit.path)
+        edit.set_unit(entry.index, unit.name)
+        edit.entry = entry.index
+        return f"{entry.named or entry.unit.name} is now {unit.name}"
+
+
+@record
+class UpdateUnits(Change):
+    """Bring the list up to its catalogs: each unit named by a former name takes its current name
+    (the same unit: the total does not change), and each retired unit whose catalog names the
+    unit that takes its place is replaced by it. A retired unit with none is left as it is."""
+
+    def carry_out(self, edit: ListEdit) -> str:
+        done = []
+        for entry in edit.army.entries:
+            if entry.custom:
+                continue
+            gone = entry.unit.retired
+            if entry.named:
+                edit.set_unit(entry.index, entry.unit.name)
+                done.append(f"{entry.named} is now {entry.unit.name}")
+            elif gone is not None and gone.replaced_by:
+                current = edit.system.find_unit(gone.replaced_by)
+                assert current is not None  # the catalog's loader made sure it is a unit
+                edit.set_unit(entry.index, current.name)
+                done.append(f"{entry.unit.name} is replaced by {current.name}")
+        return "; ".join(done) if done else "every unit already has its current name"
+
+
 def _check_value(spec: ListKey, key: str, value: object, edit: ListEdit) -> None:
     errors: list[ErrorDetail] = []
     read_key(spec, {key: value}, Document(path=edit.path, data={}, positions={}, text=""), (), errors)

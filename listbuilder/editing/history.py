@@ -3,7 +3,10 @@
 - ``.listbuilder/history/NAME.yaml/undo/000042-VERSION.yaml``: the list as it was before each
   change made through ``apply_change`` (at most ``MAX_STEPS``), named by the version the change
   produced, so an undo can tell whether anyone changed the file since;
-- ``.../redo/``: the versions an undo took back, until the next change.
+- ``.../redo/``: the versions an undo took back, until the next change;
+- a step of a repair (``repair``), one side of which is a list that cannot be read, is kept as
+  text: its name carries its own version too (``000043-VERSION-OWNVERSION.yaml``), and it is
+  taken only while its text still has that version.
 
 Every folder on the way (``.listbuilder``, ``history``, ``NAME.yaml``, ``undo``) must be a real
 folder inside FOLDER: a symbolic link (or a Windows junction) that leads out, a plain file or any
@@ -35,7 +38,8 @@ from listbuilder.rules.catalog import Catalogs
 STATE = ".listbuilder"
 MAX_STEPS = 100  # undo steps kept per list
 BOM = "\ufeff"
-_STEP = re.compile(r"(\d{6})-([0-9a-f]{16})\.yaml")
+# NUMBER-VERSION_AFTER.yaml; a step kept as text (a repair's) names its own version too: -VERSION_OF_STEP
+_STEP = re.compile(r"(\d{6})-([0-9a-f]{16})(?:-([0-9a-f]{16}))?\.yaml")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows: there the lstat before the open is the check
 
 
@@ -169,13 +173,15 @@ class History:
             return 0
         return len(found)
 
-    def push(self, kind: str, text: str, version_after: str) -> Path:
-        """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go."""
+    def push(self, kind: str, text: str, version_after: str, *, as_text: bool = False) -> Path:
+        """Keep ``text`` as the newest step of ``kind``; the oldest past ``MAX_STEPS`` go.
+        ``as_text``: a repair's step, taken back as text (see the module)."""
         folder = self.folder(kind, create=True)
         assert folder is not None
         steps = self.steps(kind)
         number = steps[-1][0] + 1 if steps else 1
-        target = folder / f"{number % 1_000_000:06d}-{version_after}.yaml"
+        own = f"-{version_of(text)}" if as_text else ""
+        target = folder / f"{number % 1_000_000:06d}-{version_after}{own}.yaml"
         # Not waiting for the disk: losing a step to a power cut loses an undo, never a list.
         atomic_write(target, text.encode("utf-8"), durable=False)
         for _, _, old in steps[: max(0, len(steps) + 1 - MAX_STEPS)]:
@@ -249,6 +255,11 @@ class History:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise _Damaged("it is not UTF-8 text") from None
+        own = own_version(step_file)
+        if own is not None:  # a repair's step, kept as text: taken as long as nothing altered it
+            if version_of(text) != own:
+                raise _Damaged("its text is not the text that was kept")
+            return text
         body = text.removeprefix(BOM)
         try:
             _, system = parse_list(parse_yaml(body, step_file), catalogs)
@@ -258,6 +269,12 @@ class History:
         if system.id != now.id:
             raise _Damaged(f"it is a {system.id} list, and this list is {now.id}")
         return text
+
+
+def own_version(step_file: Path) -> str | None:
+    """The version a step kept as text names for itself (``None`` for a list's step)."""
+    found = _STEP.fullmatch(step_file.name)
+    return found.group(3) if found else None
 
 
 class _Damaged(Exception):

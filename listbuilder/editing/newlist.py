@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from listbuilder.editing.values import bad_limit, check_name
+from listbuilder.editing.values import check_limit, check_name
 from listbuilder.editing.yamltext import scalar
 from listbuilder.errors import Action, InputError
 from listbuilder.rules.catalog import FACTIONS_DIR
@@ -39,8 +39,8 @@ def new_list(
     name = check_name(f"New {system.definition.force}" if name is None else name)
     if limit is None:
         limit = system.definition.default_limit
-    elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise bad_limit(system.size_unit, limit)
+    else:
+        check_limit(system.size_unit, limit)
     file_arg = shlex.quote(file_name) if file_name else "FILE"
     folders = "".join(f" --catalogs {shlex.quote(str(folder))}" for folder in catalog_folders)
     title = " ".join(system.definition.name.split())
@@ -62,6 +62,17 @@ def new_list(
         lines.append(f"{system.size_unit}: {limit}")
     lines.append("units: []")
     return "\n".join(lines) + "\n"
+
+
+def size_wanted(system: System) -> InputError:
+    """The refusal of a new list without a size, for a rule set with no standard one."""
+    title = " ".join(system.definition.name.split())
+    unit = system.size_unit
+    return InputError.detailed(
+        f"{title} has no standard size: a new list needs the size the players agreed",
+        f"give the limit in {unit}, the size you and your opponent play at",
+        action=Action(kind="size", system=system.id, example=(("unit", unit),)),
+    )
 
 
 def file_name_for(system: System, name: str | None) -> Path:
@@ -87,8 +98,11 @@ def new_list_target(
 ) -> Path:
     """Where a new list goes: ``output``, or a file named after the list (``file_name_for``).
 
-    Refused (``InputError``): a ``limit`` in a ``measure`` the rule set does not count in, a file
-    in a factions folder (the catalogs would read it as a faction), and a file that exists."""
+    Refused (``InputError``): no ``limit`` where the rule set has no standard size to stand for
+    one, a ``limit`` in a ``measure`` the rule set does not count in, a file in a factions folder
+    (the catalogs would read it as a faction), and a file that exists."""
+    if limit is None and system.needs_size:
+        raise size_wanted(system)
     if measure is not None and limit is not None and measure != system.size_unit:
         raise InputError.detailed(
             f"{system.id} counts a force in {system.size_unit}, not {measure}",

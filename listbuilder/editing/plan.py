@@ -38,7 +38,7 @@ class EditResult(Record):
 
     path: Path
     text: str  # the whole new file, exactly as written (``text.encode()`` is the file's bytes)
-    report: Report  # the edited list, costed and checked: its total, limit and verdict
+    report: Report | None  # the edited list, costed and checked; None: a repair left it unreadable
     changed: bool  # False when the edit left the text as it was (then nothing is written)
     removed_temp_files: tuple[Path, ...] = field(default=())  # leftovers of crashed edits, cleaned up
     done: str = ""  # what the change did, in words ("added 2 of a unit")
@@ -49,7 +49,7 @@ class EditResult(Record):
             "file": str(self.path),
             "changed": self.changed,
             "removed_temp_files": [str(p) for p in self.removed_temp_files],
-            "list": self.report.as_json(),
+            "list": self.report.as_json() if self.report is not None else None,
         }
 
 
@@ -146,6 +146,16 @@ class ListEdit:
         self.body = apply(self.body, splices)
         self._entry_data(index)[key] = value
 
+    def set_unit(self, index: int, unit_name: str) -> None:
+        """Name another catalog unit on entry ``index`` (its ``unit:`` value, quoted as it was)."""
+        y = self._yaml()
+        item = self._units(y)[1].value[index]
+        found = y.pair(item, "unit")
+        assert found is not None  # a catalog entry has its 'unit:'
+        style = found[1].style if found[1].style in ("'", '"') else None
+        self.body = apply(self.body, [y.replace_scalar(found[1], scalar(unit_name, style, bool(item.flow_style)))])
+        self._entry_data(index)["unit"] = unit_name
+
     def set_count(self, index: int, count: int) -> None:
         """Give entry ``index`` ``count`` models (a ``count:`` line right after its name)."""
         y = self._yaml()
@@ -172,7 +182,7 @@ class ListEdit:
         """
         data = self._entry_data(index)
         count = data.get("count", 1)
-        catalog = self.system.find_unit(str(data["unit"])) if "unit" in data else None
+        catalog = self.system.listed_unit(str(data["unit"])) if "unit" in data else None
         profile = bool(catalog.leader) if catalog is not None else False  # what no key means
         value = leaders == count
         if value or leaders == 0:

@@ -14,7 +14,7 @@ from listbuilder.army.phrases import headline, stats_line, total_text
 from listbuilder.army.report import Report, build_report
 from listbuilder.editing.folder import deleted, deleted_dir, deleted_text, list_names, list_path
 from listbuilder.editing.history import History, version_of
-from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.errors import InputError, ListbuilderError, shown
 from listbuilder.files.reading import read_text
 from listbuilder.files.yamldoc import parse_yaml
 from listbuilder.memory import Bounded
@@ -92,6 +92,7 @@ class ListSummary(Record):
     legal: bool | None = None
     headline: str = ""
     error: str | None = None
+    verdict: str | None = None  # ``Report.verdict``: legal, not legal, or no size agreed
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +102,7 @@ class ListSummary(Record):
             "name": self.name,
             "total": self.total_text,
             "legal": self.legal,
+            "verdict": self.verdict,
             "headline": self.headline,
             "error": self.error,
         }
@@ -195,7 +197,7 @@ def _summary(
     try:
         text = read_text(path, "list file")
     except ListbuilderError as exc:
-        return b"", ListSummary(file=name, version="", error=exc.render())
+        return b"", ListSummary(file=name, version="", error=_error_text(exc, path, name))
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     if kept is not None and kept[0] == digest:
         return kept
@@ -203,7 +205,7 @@ def _summary(
         army, system = parse_list(parse_yaml(text, path), catalogs)
         report = build_report(army, system)
     except ListbuilderError as exc:
-        return digest, ListSummary(file=name, version="", error=exc.render())
+        return digest, ListSummary(file=name, version="", error=_error_text(exc, path, name))
     return digest, ListSummary(
         file=name,
         version=version_of(text),
@@ -212,7 +214,16 @@ def _summary(
         total_text=total_text(report),
         legal=report.legal(),
         headline=headline(report),
+        verdict=report.verdict(),
     )
+
+
+def _error_text(exc: ListbuilderError, path: Path, name: str) -> str:
+    """Why a list cannot be read, for its line on the lists page: the file named as the folder names
+    it, never by the path it has on the machine that serves it (the line already names the file)."""
+    text = exc.render()
+    place = shown(path)
+    return text.removeprefix(place + ": ").replace(place, name)
 
 
 def deleted_summaries(folder: Path, named: int = 20) -> tuple[tuple[str, str, str, str], ...]:

@@ -94,6 +94,24 @@ def _near(path: Path) -> str | None:
 
 def read_text(path: Path, what: str = "file") -> str:
     """Read a UTF-8 text file, turning every way it can fail into a clear ``InputError``."""
+    raw = read_bytes(path, what)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError.detailed(
+            "the file is not UTF-8 text",
+            f"byte {exc.start} cannot be decoded",
+            file=path,
+            line=line,
+            hint="save the file as UTF-8",
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def read_bytes(path: Path, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``MAX_FILE_BYTES``, every way it can fail a clear
+    ``InputError``: what ``read_text`` reads, before it is decoded."""
     try:
         if not path.exists():
             if path.is_symlink():  # exists() follows links: a dangling one or a loop lands here
@@ -111,15 +129,4 @@ def read_text(path: Path, what: str = "file") -> str:
         ) from None
     except OSError as exc:
         raise InputError(f"cannot read the {what}: {exc.strerror or exc}", file=path) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError.detailed(
-            "the file is not UTF-8 text",
-            f"byte {exc.start} cannot be decoded",
-            file=path,
-            line=line,
-            hint="save the file as UTF-8",
-        ) from None
-    return text.removeprefix("\ufeff")
+    return raw

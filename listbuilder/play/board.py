@@ -13,6 +13,7 @@ reads the list to see whether it changed (its version), and builds its board aga
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ class Control(Record):
     out: bool  # the piece is out of the game when this is on (or at its maximum)
     text: str
     source: str
+    of_figures: bool = False  # a count of the piece's figures that have it (up to its figures)
 
 
 @record
@@ -71,10 +73,26 @@ class Piece(Record):
                 return c
         return None
 
+    def figures_out(self, marks: Mapping[str, int]) -> int:
+        """How many of its figures ``marks`` put out of the game: all of them when a marker that
+        puts it out is on (or at its maximum), else as many as a count of its figures says."""
+        out = 0
+        for c in self.controls:
+            value = marks.get(c.marker, 0) if c.out else 0
+            if value and value >= c.maximum:
+                return self.figures
+            if value and c.of_figures:
+                out = max(out, value)
+        return out
+
 
 @record
 class Board(Record):
-    """What a game of one list is played with: its pieces, the rule set's tracks, rolls and turns."""
+    """What a game of one list is played with: its pieces, the rule set's tracks, rolls and turns.
+
+    Its ``size`` is what the game counts out of: where a force is sized in figures, its size in
+    them, heavier figures weighing what the rule set's count gives them (a vehicle counting as 3
+    figures counts 3 when it is lost); elsewhere its models."""
 
     file: str
     name: str
@@ -88,6 +106,8 @@ class Board(Record):
     tables: tuple[Table, ...]  # the reference tables the rolls read
     phases: tuple[tuple[str, str], ...]  # (name, summary) of each phase, for the turn track
     size_unit: str  # what the list's total counts: points, figures
+    counts_figures: bool  # the force is sized in figures (its size counts them, weighted)
+    size: int  # the force's size as its out-of-the-game count reads it (below)
     report: Any  # the judged list (listbuilder.army.report.Report)
 
     def piece(self, key: str) -> Piece | None:
@@ -113,12 +133,13 @@ class Board(Record):
 def _controls(markers: tuple[Marker, ...], figures: int) -> tuple[Control, ...]:
     out = []
     for m in markers:
+        of_figures = False
         if m.kind == "toggle" and (m.per == "unit" or figures == 1):
             maximum, capped, kind = 1, True, "toggle"
         elif (
             m.kind == "toggle" or m.maximum == "figures"
         ):  # a toggle on each figure of a unit: how many figures have it
-            maximum, capped, kind = figures, True, "count"
+            maximum, capped, kind, of_figures = figures, True, "count", True
         elif isinstance(m.maximum, int):
             maximum, capped, kind = m.maximum * (figures if m.per == "model" else 1), True, "count"
         else:
@@ -133,6 +154,7 @@ def _controls(markers: tuple[Marker, ...], figures: int) -> tuple[Control, ...]:
                 out=m.out,
                 text=m.text,
                 source=m.source,
+                of_figures=of_figures,
             )
         )
     return tuple(out)
@@ -183,6 +205,8 @@ def board_of(report: Report, file: str, version: str) -> Board:
         tables=tuple(t for t in ref.tables if t.id in wanted),
         phases=tuple((p.name, p.summary) for p in ref.turn.phases),
         size_unit=report.unit,
+        counts_figures=system.counts_figures,
+        size=sum(p.cost for p in pieces) if system.counts_figures else len(pieces),
         report=report,
     )
 

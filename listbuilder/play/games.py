@@ -8,27 +8,21 @@ decides how far what it says is believed.
 from __future__ import annotations
 
 import dataclasses
-import os
-import re
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from listbuilder.editing.folder import list_path
-from listbuilder.editing.history import STATE, safe_folder
 from listbuilder.errors import ErrorDetail, InputError
 from listbuilder.memory import Bounded
 from listbuilder.play.board import Board
 from listbuilder.play.game import Dice, fair_dice, initial, step, undo
 from listbuilder.play.gamefile import GameFile, cached_stamp, read_game_file, write_game
+from listbuilder.play.places import game_ids, game_path, games_locked
 from listbuilder.play.taps import Logged, Start, Tap, UndoTap
 from listbuilder.play.trust import Game, judge
 from listbuilder.record import Record, record
 
 MAX_GAMES = 500  # games kept per list; the oldest go first
-_GAME = re.compile(r"(\d{4,6})\.yaml")
-_LOCK = threading.Lock()  # one tap at a time in a process: a tap is a read, a check and a write
 
 
 @record
@@ -45,45 +39,13 @@ class GameSummary(Record):
     __json__ = ("game=id", "started", "turn", "ended", "taps", "error")
 
 
-# --- where games live ------------------------------------------------------------------------
-
-
-def games_dir(folder: Path, list_name: str, create: bool = False) -> Path:
-    """``FOLDER/.listbuilder/games/NAME.yaml/``, each part checked by the folder's own safe-path
-    rule (``editing.history.safe_folder``: no link, no plain file on the way out of FOLDER)."""
-    path = list_path(folder, list_name)  # a plain list name of this folder, or InputError
-    parts = (STATE, "games", path.name)
-    found = safe_folder(folder, parts, create=create)
-    return found if found is not None else Path(os.path.realpath(folder)).joinpath(*parts)
-
-
-def game_path(folder: Path, list_name: str, game_id: str) -> Path:
-    if not isinstance(game_id, str) or not re.fullmatch(r"\d{1,6}", game_id):
-        raise InputError.detailed(f"'{str(game_id)[:40]}' is not a game", "games are numbered")
-    return games_dir(folder, list_name) / f"{int(game_id):04d}.yaml"
-
-
-def game_ids(folder: Path, list_name: str) -> list[str]:
-    """The games of a list, oldest first."""
-    try:
-        names = os.listdir(games_dir(folder, list_name))
-    except OSError:
-        return []
-    return [str(int(m.group(1))) for m in sorted((_GAME.fullmatch(n) for n in names), key=_number) if m]
-
-
-def _number(m: re.Match[str] | None) -> int:
-    return int(m.group(1)) if m else -1
-
-
 def now_text() -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime())
 
 
 def start(folder: Path, board: Board) -> Game:
     """Start a new game of ``board``'s list (the list's earlier games are kept)."""
-    with _LOCK:
-        where = games_dir(folder, board.file, create=True)
+    with games_locked(folder, board.file) as where:
         ids = game_ids(folder, board.file)
         number = int(ids[-1]) + 1 if ids else 1
         if number > 999_999:
@@ -140,7 +102,7 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
     Refused, with nothing written, for a game that is not trusted and for a tap the game cannot take."""
     if isinstance(tap, Start):
         return start(folder, board), None
-    with _LOCK:
+    with games_locked(folder, board.file):  # one change of a list's games at a time, between servers too
         path = game_path(folder, board.file, game_id)
         gf = read_game_file(path)
         game = _judged(path, str(int(game_id)), gf, board)
@@ -163,6 +125,7 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
             name=gf.name,
             system=gf.system,
             version=gf.version,
+            played_on=board.version,  # the log, played on the list as it is now
             revision=gf.revision,
             roster=roster,
             started=gf.started,

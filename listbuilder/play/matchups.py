@@ -52,38 +52,74 @@ def opponents(folder: Path, board: Board, catalogs: Catalogs) -> tuple[Opponent,
     return tuple(found)
 
 
-def situation_options(board: Board) -> tuple[SituationOption, ...]:
-    """The options of the rule set's main matchup mechanic (cover, charging, stunned...)."""
+@record
+class OptionGroup(Record):
+    """The situation options of the kinds of attack one mechanic works out (shooting's cover and
+    weapon; melee's charger), less those a kind sets itself (``attack: ranged``)."""
+
+    attacks: tuple[str, ...]  # the kinds' ids
+    title: str  # their titles, as a form names the group: 'Shooting', 'Melee attack or Ranged attack'
+    options: tuple[SituationOption, ...]
+
+
+def attack_choices(board: Board) -> tuple[tuple[str, str], ...]:
+    """The rule set's kinds of attack as a form offers them, (id, title), the default first."""
+    from listbuilder.odds.attacks import attack_kinds  # start-up: as in option_groups
+
+    try:
+        return tuple((k.id, k.title) for k in attack_kinds(board.report.system))
+    except InputError:
+        return ()
+
+
+def option_groups(board: Board) -> tuple[OptionGroup, ...]:
+    """The situation options of each mechanic the rule set's kinds of attack use, the default's first."""
     # start-up: the odds package loads only when odds are asked for, never for a tap (api.play imports this module)
+    from listbuilder.odds.attacks import attack_kinds
     from listbuilder.odds.matchups import mechanic_of
     from listbuilder.odds.parts import option_values
 
     system = board.report.system
     try:
-        mechanic = mechanic_of(system)
+        kinds = attack_kinds(system)
     except InputError:
         return ()
-    return tuple(
-        SituationOption(
-            key=key,
-            kind=o.kind,
-            summary=o.summary,
-            default=o.default,
-            values=option_values(system, o),
-            minimum=o.minimum,
-            maximum=o.maximum,
-            source=o.source,
+    groups = []
+    for mechanic_id in dict.fromkeys(k.mechanic for k in kinds):
+        mine = [k for k in kinds if k.mechanic == mechanic_id]
+        fixed = {key for k in mine for key in k.situation}
+        mechanic = mechanic_of(system, mechanic_id)
+        options = tuple(
+            SituationOption(
+                key=key,
+                kind=o.kind,
+                summary=o.summary,
+                default=o.default,
+                values=option_values(system, o),
+                minimum=o.minimum,
+                maximum=o.maximum,
+                source=o.source,
+            )
+            for key, o in mechanic.options.items()
+            if key not in fixed
         )
-        for key, o in mechanic.options.items()
-    )
+        title = " or ".join(k.title for k in mine)
+        groups.append(OptionGroup(attacks=tuple(k.id for k in mine), title=title, options=options))
+    return tuple(groups)
 
 
 def piece_odds(
-    board: Board, piece_key: str, opponent: Report, target: int, situation: Mapping[str, str | bool | int]
+    board: Board,
+    piece_key: str,
+    opponent: Report,
+    target: int,
+    situation: Mapping[str, str | bool | int],
+    attack: str | None = None,
 ) -> Outcome:
-    """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent``; ``situation`` is
-    the values of the main mechanic's options, as ``listbuilder odds`` takes them."""
-    # start-up: as in situation_options
+    """The exact odds of ``piece_key`` attacking entry ``target`` of ``opponent`` with the kind of
+    attack ``attack`` (default the rule set's first); ``situation`` is the values of that kind's
+    options, as ``listbuilder odds`` takes them."""
+    # start-up: as in option_groups
     from listbuilder.odds.ask import situation_of
     from listbuilder.odds.matchups import matchup
 
@@ -100,4 +136,5 @@ def piece_odds(
         raise InputError(f"the opponent's list has no entry {target}")
     system = board.report.system
     attacker = lines[0].entry.unit
-    return matchup(system, attacker, targets[0].entry.unit, **situation_of(system, None, situation))
+    values = situation_of(system, None, situation, attack)
+    return matchup(system, attacker, targets[0].entry.unit, attack_kind=attack, **values)

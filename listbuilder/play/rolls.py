@@ -26,7 +26,7 @@ def result(board: Board, line: Logged) -> str:
         them += line.bonus
         said = f"you {you}, your opponent {them}" + (f" ({them - line.bonus} + {line.bonus})" if line.bonus else "")
         if you == them:
-            return f"{said}: a tie, roll again"
+            return f"{said}: a tie, {roll.tie}" if roll.tie else f"{said}: a tie, which the rules do not settle"
         return f"{said}: " + ("you roll higher" if you > them else "your opponent rolls higher")
     table = board.table(roll.table)
     face = line.faces[0] if line.faces else 0
@@ -37,9 +37,12 @@ def result(board: Board, line: Logged) -> str:
 
 
 def words(board: Board, line: Logged) -> str:
-    """A logged tap in words: 'Stunned on: Sentry 2', 'Danger on Picket: 1 → 2', a roll and its result."""
-    if line.tap == "roll":
-        return f"{line.words()}: {result(board, line)}"
+    """A logged tap in words: 'Stunned on: Sentry 2', 'Danger on Picket: 1 → 2', a roll (by its
+    title: 'Rolled Objective 1: 4') and its result."""
+    if line.tap == "roll":  # named by what is rolled for, as the page's button is, never by its id
+        roll = board.roll(line.roll)
+        named = line.words() if roll is None else line.words(title=roll.title)
+        return f"{named}: {result(board, line)}"
     if line.tap in ("mark", "unmark"):
         piece = board.piece(line.piece)
         control = piece.control(line.marker) if piece is not None else None

@@ -181,9 +181,10 @@ class Logged(Record):
             out["cleared"] = [list(c) for c in self.cleared]
         return out
 
-    def words(self, toggle: bool | None = None) -> str:
+    def words(self, toggle: bool | None = None, title: str = "") -> str:
         """The line as the log on the page says it (``toggle``: whether its marker is on or off,
-        rather than a count; by default, a change between 0 and 1 reads as one)."""
+        rather than a count; by default, a change between 0 and 1 reads as one; ``title``: what a
+        roll is for, as the rule set names it; by default its id)."""
         if self.tap in ("mark", "unmark"):
             if toggle is None:
                 toggle = self.now in (0, 1) and self.was in (0, 1)
@@ -193,7 +194,7 @@ class Logged(Record):
         if self.tap == "score":
             return f"{self.track} {self.was} → {self.now}"
         if self.tap == "roll":
-            return f"Rolled {self.roll}: {' and '.join(str(f) for f in self.faces)}"
+            return f"Rolled {title or self.roll}: {' and '.join(str(f) for f in self.faces)}"
         if self.tap == "next-turn":
             return f"Turn {self.turn + 1} began" + (f" ({len(self.cleared)} markers cleared)" if self.cleared else "")
         return "The game ended"

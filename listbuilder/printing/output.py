@@ -70,7 +70,7 @@ def render_document_bytes(
     standalone = fmt == "html"
     references = pages.reference_sheet(reports) if only != "roster" else []
     if opponent is not None:
-        references = [_with_matchups(sheet, reports, opponent) for sheet in references]
+        references = [with_matchups(sheet, reports, opponent) for sheet in references]
     rosters = [pages.roster(r, strict) for r in reports] if only != "reference" else []
     if qr:
         rosters = [dataclasses.replace(ros, qr=_qr_of(r)) for ros, r in zip(rosters, reports, strict=True)]
@@ -87,6 +87,7 @@ def render_document_bytes(
         "format": fmt,
         "lists": tuple(r.army.name for r in reports),
         "illegal": tuple(r.army.name for r in reports if not r.legal(strict)),
+        "unsized": tuple(r.army.name for r in reports if r.verdict(strict) == "no size agreed"),
     }
 
 
@@ -100,7 +101,11 @@ def _qr_of(report: Report) -> str:
     return svg(export_text(report), f"{report.army.name}: scan for the list as text")
 
 
-def _with_matchups(sheet: pages.ReferenceSheet, reports: Sequence[Report], opponent: Report) -> pages.ReferenceSheet:
+def with_matchups(
+    sheet: pages.ReferenceSheet, reports: Sequence[Report], opponent: Report, *, keep: bool = False
+) -> pages.ReferenceSheet:
+    """``sheet`` with the grids of ``reports`` attacking ``opponent``: in place of its grids, or
+    after them (``keep``: a pocket copy holds a grid for each opponent)."""
     from listbuilder.odds.ask import matrix_views  # start-up: the odds package loads only for --vs
 
     views = []
@@ -111,7 +116,7 @@ def _with_matchups(sheet: pages.ReferenceSheet, reports: Sequence[Report], oppon
             # One grid for each kind of attack (melee, ranged): paper cannot switch, and a grid
             # of the better of the two would mix kinds in its kills per 100 points.
             views.extend(matrix_views(r.system, r, opponent))
-    return dataclasses.replace(sheet, matchups=tuple(views))
+    return dataclasses.replace(sheet, matchups=(*sheet.matchups, *views) if keep else tuple(views))
 
 
 def card_bytes(system: System, *, fmt: str, paper: Paper, templates: Path | None) -> bytes:

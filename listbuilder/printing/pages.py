@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from listbuilder.army.constraints import Problem
 from listbuilder.army.costing import figures_in
+from listbuilder.army.phrases import size_advice
 from listbuilder.army.report import Report
 from listbuilder.printing.markers import MAX_BOXES, PrintedMarker, printed_markers
 from listbuilder.record import Record, record
@@ -116,6 +117,10 @@ class Roster(Record):
     factions: tuple[str, ...]
     qr: str = ""  # an SVG QR code of the list's text export (render --qr), or nothing
     varies: str = ""  # for a variant: the name of the rule set it varies
+    # False for a list that breaks no rule but has no size: its rule set has no standard game
+    # and the list gives none (``Report.verdict``); ``size_advice`` says what settles it.
+    size_agreed: bool = True
+    size_advice: str = ""
 
     @property
     def mixed_factions(self) -> bool:
@@ -251,6 +256,8 @@ def roster(report: Report, strict: bool = False) -> Roster:
         models=sum(x.models for x in entries),
         model_noun=d.model.plural,
         legal=report.legal(strict),
+        size_agreed=report.size_agreed,
+        size_advice="" if report.size_agreed else size_advice(report),
         problems=tuple(_printed(p, report.army.entries) for p in report.problems),
         entries=tuple(entries),
         columns=tuple(s.label for s in d.stats.values()),

@@ -53,7 +53,7 @@ from listbuilder.rules.plaindata import NotPlain, decode, encode
 
 T = TypeVar("T")
 K = TypeVar("K")
-FORMAT = 4  # bump when the layout or meaning of a cache file changes (4: sentences are stored filled)
+FORMAT = 5  # bump when the layout or meaning of a cache file changes (5: former names and retired units)
 MAGIC = b"listbuilder cache\n"
 MAX_CACHE_BYTES = 64 * 1024 * 1024  # a rule set's entry is a few hundred KB; more is not ours
 KEPT_FILES = 64  # entry files kept on disk, the ones written last (a rule set's is tens of KB)

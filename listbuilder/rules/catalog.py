@@ -22,6 +22,7 @@ from listbuilder.rules import cache
 from listbuilder.rules.checks import check_system
 from listbuilder.rules.formats import (
     FactionFile,
+    Retirement,
     SystemFile,
     Unit,
     UnitVersion,
@@ -274,12 +275,14 @@ class Catalogs:
         units: dict[str, Unit] = {}
         factions: dict[str, list[Unit]] = {}
         summaries: dict[str, str] = {}
+        changes = _Changes()
         for sid in chain:
             for folder in self.folders.get(sid, []):
                 found = folder / FACTIONS_DIR
                 if found.is_dir():
                     for file in sorted(found.glob("*.yaml")):
-                        self._load_faction(system, file, units, factions, summaries)
+                        self._load_faction(system, file, units, factions, summaries, changes)
+        changes.check(units)
         # Sentences that write a number as a placeholder ('At most {count} wolves') follow it.
         text_errors: list[ErrorDetail] = []
         filled = fill_record(definition, SYSTEM_TEXTS, Scope(definition, units), doc, text_errors, own_fields)
@@ -288,7 +291,13 @@ class Catalogs:
             raise doc.error(f"{what} has placeholders that name nothing", text_errors, CatalogError)
         by_faction = {name: tuple(found) for name, found in factions.items()}
         return dataclasses.replace(
-            system, definition=filled, units=units, factions=by_faction, faction_summaries=summaries
+            system,
+            definition=filled,
+            units=units,
+            factions=by_faction,
+            faction_summaries=summaries,
+            former=changes.former,
+            retired={key: unit for key, (unit, _, _) in changes.retired.items()},
         )
 
     def _check_extends(self, definition: SystemFile, doc: Document, chain: list[str]) -> list[ErrorDetail]:
@@ -351,19 +360,23 @@ class Catalogs:
         known: dict[str, Unit],
         factions: dict[str, list[Unit]],
         summaries: dict[str, str] | None = None,
+        changes: _Changes | None = None,
     ) -> None:
-        """Read one unit catalog into ``known`` (by ``unit_key``) and ``factions``."""
+        """Read one unit catalog into ``known`` (by ``unit_key``) and ``factions``, and its
+        former names and retired units into ``changes``."""
+        changes = changes if changes is not None else _Changes()
         faction, doc = load_catalog_file(path, FactionFile, "unit catalog", "a mapping with 'faction' and 'units'")
         errors: list[ErrorDetail] = []
         units: list[Unit] = []
         in_file: set[str] = set()  # lower-case names so far: one set look-up a unit, not a scan
         for i, data in enumerate(faction.units):
-            unit, unit_errors = system.read_unit(data, doc, ("units", i), extra_keys=("history",))
+            unit, unit_errors = system.read_unit(data, doc, ("units", i), extra_keys=("history", FORMERLY))
             errors += unit_errors
             if unit is None:
                 continue
             history, history_errors = self._read_history(system, data, doc, ("units", i))
             errors += history_errors
+            formerly = _read_formerly(data, doc, ("units", i), errors)
             key = unit_key(unit.name)
             clash = known.get(key)
             if clash is not None or key in in_file:
@@ -377,7 +390,16 @@ class Catalogs:
                 )
                 continue
             in_file.add(key)
-            units.append(dataclasses.replace(unit, history=history, faction=faction.faction))
+            unit = dataclasses.replace(unit, history=history, faction=faction.faction, formerly=formerly)
+            for j, old in enumerate(formerly):
+                changes.former_name(old, unit, doc, ("units", i, FORMERLY, j))
+            units.append(unit)
+        for i, data in enumerate(faction.retired):
+            retired = _read_retired(system, data, doc, ("retired", i), errors)
+            if retired is not None:
+                changes.retire(dataclasses.replace(retired, faction=faction.faction), doc, ("retired", i))
+        errors += changes.errors
+        changes.errors = []
         if errors:
             summary = "this unit catalog has errors"
             if path.parent.parent not in self.folders.get(system.id, []):
@@ -388,6 +410,110 @@ class Catalogs:
             summaries.setdefault(faction.faction, faction.summary)
         for unit in units:
             known[unit_key(unit.name)] = unit
+
+
+FORMERLY = "formerly"
+_RETIRED_KEYS = ("revision", "note", "replaced_by")
+
+
+def _read_formerly(
+    data: Mapping[str, Any], doc: Document, path: tuple[str | int, ...], errors: list[ErrorDetail]
+) -> tuple[str, ...]:
+    """A unit's ``formerly``: the names it had in older revisions, so lists that use them load."""
+    raw = data.get(FORMERLY, [])
+    if not isinstance(raw, list | tuple) or not all(isinstance(n, str) and n.strip() for n in raw):
+        hint = "write e.g. 'formerly: [Ghoul]': each name the unit had before, as text"
+        errors.append(doc.detail((*path, FORMERLY), f"expected a list of names, found {describe_value(raw)}", hint))
+        return ()
+    return tuple(n.strip() for n in raw)
+
+
+def _read_retired(
+    system: System, data: Any, doc: Document, path: tuple[str | int, ...], errors: list[ErrorDetail]
+) -> Unit | None:
+    """A retired unit: its last stats, the last revision that had it, a note and its replacement."""
+    if not isinstance(data, Mapping):
+        errors.append(doc.detail(path, f"expected a retired unit (a mapping), found {describe_value(data)}"))
+        return None
+    unit, unit_errors = system.read_unit(
+        {k: v for k, v in data.items() if k not in _RETIRED_KEYS}, doc, path, extra_keys=_RETIRED_KEYS
+    )
+    errors += unit_errors
+    revision, note, replaced_by = data.get("revision"), data.get("note", ""), data.get("replaced_by")
+    current = system.definition.revision
+    if isinstance(revision, bool) or not isinstance(revision, int):
+        hint = "the last catalog revision that had the unit, e.g. 'revision: 1'"
+        errors.append(
+            doc.detail((*path, "revision"), f"expected a whole number, found {describe_value(revision)}", hint)
+        )
+        return None
+    if not 1 <= revision < current:
+        message = f"revision {revision} is not older than the rule set's revision {current}"
+        errors.append(doc.detail((*path, "revision"), message, "bump 'revision' in system.yaml"))
+        return None
+    if not isinstance(note, str):
+        errors.append(doc.detail((*path, "note"), f"expected text, found {describe_value(note)}"))
+        return None
+    if replaced_by is not None and not (isinstance(replaced_by, str) and replaced_by.strip()):
+        found = describe_value(replaced_by)
+        errors.append(doc.detail((*path, "replaced_by"), f"expected a unit's name, found {found}"))
+        return None
+    if unit is None:
+        return None
+    gone = Retirement(revision=revision, note=note.strip(), replaced_by=replaced_by.strip() if replaced_by else None)
+    return dataclasses.replace(unit, retired=gone)
+
+
+class _Changes:
+    """A rule set's former names and retired units as its unit catalogs are read, each checked
+    against the others and, once every catalog is read, against the units (``check``)."""
+
+    def __init__(self) -> None:
+        self.former: dict[str, str] = {}  # unit_key(old name) -> unit_key(current name)
+        self.retired: dict[str, tuple[Unit, Document, tuple[str | int, ...]]] = {}
+        self.places: dict[str, tuple[Document, tuple[str | int, ...]]] = {}  # where each old name is
+        self.errors: list[ErrorDetail] = []
+
+    def _taken(self, key: str, name: str, doc: Document, path: tuple[str | int, ...]) -> bool:
+        if key in self.former or key in self.retired:
+            self.errors.append(
+                doc.detail(path, f"'{name}' is already a former or retired unit's name", "give each old name once")
+            )
+            return True
+        return False
+
+    def former_name(self, old: str, unit: Unit, doc: Document, path: tuple[str | int, ...]) -> None:
+        key = unit_key(old)
+        if key == unit_key(unit.name):
+            self.errors.append(doc.detail(path, f"'{old}' is the unit's own name", "list only the names it had before"))
+        elif not self._taken(key, old, doc, path):
+            self.former[key] = unit_key(unit.name)
+            self.places[key] = (doc, path)
+
+    def retire(self, unit: Unit, doc: Document, path: tuple[str | int, ...]) -> None:
+        key = unit_key(unit.name)
+        if not self._taken(key, unit.name, doc, (*path, "name")):
+            self.retired[key] = (unit, doc, path)
+            self.places[key] = (doc, (*path, "name"))
+
+    def check(self, units: Mapping[str, Unit]) -> None:
+        """Once every catalog is read: no old name is a unit's name now, and each replacement is a unit."""
+        by_doc: dict[Path, tuple[Document, list[ErrorDetail]]] = {}
+
+        def add(doc: Document, detail: ErrorDetail) -> None:
+            by_doc.setdefault(doc.path, (doc, []))[1].append(detail)
+
+        for key, (doc, path) in self.places.items():
+            if key in units:
+                message = f"'{units[key].name}' is a unit of the catalogs now, so it cannot be an old name too"
+                add(doc, doc.detail(path, message, "a list naming it would mean the current unit"))
+        for unit, doc, path in self.retired.values():
+            wanted = unit.retired.replaced_by if unit.retired else None
+            if wanted is not None and unit_key(wanted) not in units:
+                hint = did_you_mean(wanted, [u.name for u in units.values()])
+                add(doc, doc.detail((*path, "replaced_by"), f"no unit '{wanted}' in the catalogs", hint))
+        for doc, details in by_doc.values():
+            raise doc.error("this unit catalog has errors", details, CatalogError)
 
 
 def _undefined(system_id: str, folder: Path, known: Sequence[str]) -> CatalogError:

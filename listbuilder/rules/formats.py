@@ -34,6 +34,7 @@ from listbuilder.rules.forcerules.base import Severity  # noqa: F401
 from listbuilder.rules.profiles import Choice as Choice  # (re-exported: part of this format)
 from listbuilder.rules.profiles import Group as Group
 from listbuilder.rules.profiles import Noun as Noun
+from listbuilder.rules.profiles import Retirement as Retirement
 from listbuilder.rules.profiles import Stat as Stat
 from listbuilder.rules.profiles import Unit as Unit
 from listbuilder.rules.profiles import UnitVersion as UnitVersion
@@ -90,6 +91,11 @@ class FactionFile(Record):
     summary: str = doc("a sentence on the faction", default="")
     source: str = doc("where the units come from, e.g. the source text's example", default="")
     units: tuple[Mapping[str, Any], ...] = doc("the units: a name and the rule set's stats each")
+    retired: tuple[Mapping[str, Any], ...] = doc(
+        "units taken out of the catalogs, each with its last stats, the last 'revision' that had it, a 'note'"
+        " and the unit that 'replaced_by' it, if one does: lists that name one still load, with a warning",
+        default=(),
+    )
 
 
 # --- resolved, ready-to-use objects ----------------------------------------------------------
@@ -105,6 +111,7 @@ class Entry(Record):
     leaders: int  # how many of the ``count`` copies are leaders (0 to ``count``)
     custom: bool
     line: int | None = None  # where the entry starts in its list file
+    named: str = ""  # the unit's former name, when the list names it by that
 
     @property
     def number(self) -> int:

@@ -10,7 +10,8 @@ buttons. Both read these records, so a marker is declared in one place:
   figures, or none where the text sets no cap) and ``clears: turn`` where the text wipes it at
   the end of each turn;
 - a **track** is a score or a pool of tokens kept once per force (Fate tokens, victory points);
-- a **roll** is a set-up roll: a die read against a table of the reference, or a roll-off.
+- a **roll** is a set-up roll: a die read against a table of the reference, or a roll-off;
+- **half** says what losing half of a force means, where the text gives it a meaning.
 """
 
 from __future__ import annotations
@@ -83,7 +84,20 @@ class Roll(Record):
         "for 'roll-off': a marker; the other side adds 1 to its die for each of your pieces that has it",
         default="",
     )
+    tie: str = doc(
+        "for 'roll-off': what a tie means, where the text does not say: the catalog's ruling, named "
+        "('roll again (ruling roll-off-ties)'); left out, a tie is said to be one the text does not settle",
+        default="",
+    )
     text: str = doc("what the result means, in our own words", default="")
+    source: str = doc("where the source text gives it", default="")
+
+
+@record
+class Half(Record):
+    """What a side losing half of its force means in the rule set (an objective, a morale test)."""
+
+    text: str = doc("what follows once half the force is out of the game, in our own words")
     source: str = doc("where the source text gives it", default="")
 
 
@@ -98,6 +112,10 @@ class PlayAids(Record):
     )
     tracks: tuple[Track, ...] = doc("scores and token pools kept once per force", default=())
     rolls: tuple[Roll, ...] = doc("set-up rolls, in the order they are made", default=())
+    half: Half | None = doc(
+        "where losing half of a force matters: the play page then says where half is, and when it is reached",
+        default=None,
+    )
     source: str = doc("where the source text gives them", default="")
 
     @property

@@ -108,6 +108,16 @@ class UnitVersion(Record):
 
 
 @record
+class Retirement(Record):
+    """Why a unit is no longer in its catalogs: the last revision that had it, a note in the
+    author's words, and the unit that takes its place, if one does."""
+
+    revision: int
+    note: str = ""
+    replaced_by: str | None = None
+
+
+@record
 class Unit(Record):
     """A unit profile: a catalog unit or a custom one from a list, with stats checked for type."""
 
@@ -118,6 +128,8 @@ class Unit(Record):
     notes: str = ""
     source: str = ""
     history: tuple[UnitVersion, ...] = ()
+    formerly: tuple[str, ...] = ()  # the names it had in older catalog revisions
+    retired: Retirement | None = None  # set on a unit taken out of the catalogs, kept for old lists
 
     def stats_at(self, revision: int) -> Mapping[str, Any]:
         """The stats this unit had in catalog ``revision`` (its current stats if unchanged since)."""

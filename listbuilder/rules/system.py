@@ -16,6 +16,7 @@ from typing import Any
 from listbuilder.errors import Action, ErrorDetail, InputError
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import FrozenMap, Record, record
+from listbuilder.rules.forcerules.counts import Limit
 from listbuilder.rules.formats import (
     Noun,
     SystemFile,
@@ -52,7 +53,11 @@ def stats_sound(system: System) -> bool:
                 return False
         return True
 
-    units = (*system.units.values(), *(u for us in system.factions.values() for u in us))
+    units = (
+        *system.units.values(),
+        *(u for us in system.factions.values() for u in us),
+        *system.retired.values(),
+    )
     return all(fits(u.stats) and all(fits(h.stats) for h in u.history) for u in units)
 
 
@@ -76,6 +81,10 @@ class System(Record):
     files: tuple[Path, ...] = ()
     base_name: str = ""  # for a variant: the name of the rule set it varies
     faction_summaries: Mapping[str, str] = field(default_factory=FrozenMap)
+    # Units under an older name (by unit_key(old name): the current unit's key), and units taken
+    # out of the catalogs with their last stats (by unit_key(name)): old lists still load.
+    former: Mapping[str, str] = field(default_factory=FrozenMap)
+    retired: Mapping[str, Unit] = field(default_factory=FrozenMap)
 
     @property
     def id(self) -> str:
@@ -101,6 +110,13 @@ class System(Record):
         return self.definition.measure.plural
 
     @property
+    def needs_size(self) -> bool:
+        """True when a list has a size only if it gives one: the rule set limits a force's size
+        but has no standard game (its players agree the size; the figure-counted rule sets)."""
+        d = self.definition
+        return d.default_limit is None and any(isinstance(c, Limit) for c in d.constraints)
+
+    @property
     def counts_figures(self) -> bool:
         """Whether a force is sized by counting (weighted) figures rather than pricing units."""
         return self.definition.cost.counts_figures()
@@ -124,6 +140,15 @@ class System(Record):
 
     def find_unit(self, name: str) -> Unit | None:
         return self.units.get(unit_key(name))
+
+    def listed_unit(self, name: str) -> Unit | None:
+        """The unit a list means by ``name``: a catalog unit by its name or a former one, or a
+        retired unit (``Unit.retired`` set) with its last stats; ``None`` if none."""
+        key = unit_key(name)
+        found = self.units.get(key)
+        if found is None and key in self.former:
+            found = self.units.get(self.former[key])
+        return found if found is not None else self.retired.get(key)
 
     def unit_named(
         self, name: str, advice: str = "give a unit of its catalogs", also: Iterable[str] = (), file: Path | None = None
@@ -249,11 +274,18 @@ class SystemChoice(Record):
     name: str
     default_limit: int | None
     size_unit: str
+    needs_size: bool = False  # no standard game: a new list must be given the agreed size
 
     @classmethod
     def of(cls, system: System) -> SystemChoice:
         d = system.definition
-        return cls(id=d.id, name=d.name, default_limit=d.default_limit, size_unit=system.size_unit)
+        return cls(
+            id=d.id,
+            name=d.name,
+            default_limit=d.default_limit,
+            size_unit=system.size_unit,
+            needs_size=system.needs_size,
+        )
 
 
 @record

@@ -8,16 +8,21 @@ the change in points (or figures), and the rules the change made or stopped brea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from listbuilder.army.constraints import Problem
+from listbuilder.army.phrases import verdict_word
 from listbuilder.army.report import Report
 from listbuilder.errors import InputError
 from listbuilder.record import Record, record
 from listbuilder.rules.formats import Noun
 from listbuilder.rules.statline import value_text
+
+# A duplicate is named "NAME (copy)" (api.folders.duplicate_list), a copy's copy "NAME (copy) (copy)".
+_COPY = re.compile(r"(\s*\(copy\))+$", re.IGNORECASE)
 
 
 @record
@@ -224,7 +229,23 @@ def describe(d: ListDiff) -> str:
         lines += [f"      {c}" for c in u.stat_changes]
     lines += [f"  now breaks: {p.rule} ({p.message})" for p in d.now_breaks]
     lines += [f"  no longer breaks: {p.rule} (was: {p.message})" for p in d.no_longer_breaks]
-    verdict = {True: "legal", False: "NOT LEGAL"}
-    if old.legal() != new.legal():
-        lines.append(f"  verdict: {verdict[old.legal()]} → {verdict[new.legal()]}")
+    if old.verdict() != new.verdict():
+        lines.append(f"  verdict: {verdict_word(old)} → {verdict_word(new)}")
     return "\n".join(lines)
+
+
+def factions_of(report: Report) -> tuple[str, ...]:
+    """The catalog factions a list's units come from, in the order the list first uses them."""
+    return tuple(dict.fromkeys(line.entry.unit.faction for line in report.lines if line.entry.unit.faction))
+
+
+def versions_of_one_list(a: Report, b: Report) -> bool:
+    """Whether two lists read as two versions of one list (a duplicate, a file and its history)
+    rather than two armies: one rule set, one name (a copy's "(copy)" aside, any case), and a
+    faction in common where both name one. Two armies are compared as opponents."""
+    if a.system.id != b.system.id:
+        return False
+    if _COPY.sub("", a.army.name).strip().casefold() != _COPY.sub("", b.army.name).strip().casefold():
+        return False
+    mine, theirs = set(factions_of(a)), set(factions_of(b))
+    return not mine or not theirs or bool(mine & theirs)

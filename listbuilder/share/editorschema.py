@@ -195,11 +195,23 @@ def _catalog_entry(system: System) -> dict[str, Any] | None:
         notes = f" {u.notes}" if u.notes else ""
         plain.append(f"{u.faction}: {stats_line(system, u)}; {cost}.{lead}{notes}")
         markdown.append(f"{_md(u.faction or '')}: {_md(stats_line(system, u))}; **{cost}**.{lead}{_md(notes)}".strip())
+    names = [u.name for u in units]
+    # Old names still load (warned), so an editor accepts them too, saying what they are now.
+    for u in units:
+        for old in u.formerly:
+            names.append(old)
+            plain.append(f"Now called {u.name}: write that name.")
+            markdown.append(f"Now called **{_md(u.name)}**: write that name.")
+    for u in system.retired.values():
+        names.append(u.name)
+        gone = f"No longer in the catalogs (last in revision {u.retired.revision if u.retired else '?'})."
+        plain.append(gone)
+        markdown.append(gone)
     w = words(system)
     properties = {
         UNIT.key: {
             **_key(UNIT, w),
-            "enum": [u.name for u in units],
+            "enum": names,
             "enumDescriptions": plain,
             "markdownEnumDescriptions": markdown,
         },

@@ -135,12 +135,13 @@ def embed(report: Report) -> str:
     )
 
 
-def import_text(text: str, source: Path, catalogs: Catalogs) -> str:
-    """List-file YAML from a text, markdown or JSON export; ``InputError`` (naming lines) if it is not one.
+def import_text(text: str, source: Path, catalogs: Catalogs, system_id: str | None = None) -> str:
+    """List-file YAML from a text, markdown or JSON export, or a list typed by hand for rule set
+    ``system_id``; ``InputError`` (naming lines) if it is neither.
 
     ``source`` names the text in error messages.
     """
-    return import_with_notes(text, source, catalogs).text
+    return import_with_notes(text, source, catalogs, system_id).text
 
 
 @record
@@ -151,8 +152,9 @@ class Imported(Record):
     notes: tuple[str, ...]
 
 
-def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
-    """``import_text``, noting each cost the text wrote that the catalogs here do not give.
+def import_with_notes(text: str, source: Path, catalogs: Catalogs, system_id: str | None = None) -> Imported:
+    """``import_text``, noting each cost the text wrote that the catalogs here do not give, and
+    the lines around the list that it skipped.
 
     Costs are never read into the list (listbuilder judges it again), but a sender whose catalogs
     differ from yours should hear that the numbers changed."""
@@ -162,12 +164,19 @@ def import_with_notes(text: str, source: Path, catalogs: Catalogs) -> Imported:
         raise InputError("the text holds characters that are not valid Unicode", file=source)
     if text.lstrip().startswith("{"):
         data = _read_json(text, source, catalogs)
+        if system_id and data["system"] != system_id:  # as the text reader refuses it
+            raise InputError.detailed(
+                f"the JSON is a list of {data['system']}, not of the rule set chosen, {system_id}",
+                "choose its rule set, or none: the JSON says which it is",
+                file=source,
+                path=("system",),
+            )
         sent = json.loads(text)
         written = [Written(line=None, cost=_whole(e.get("cost"))) for e in sent["entries"]]
         written.append(Written(line=None, cost=_whole(sent.get("total"))))
         skipped: list[str] = []
     else:
-        data, written, skipped = read_export(text, source, catalogs)
+        data, written, skipped = read_export(text, source, catalogs, system_id)
     out = dump_list(data)
     army, system = parse_list(parse_yaml(out, source), catalogs)
     report = build_report(army, system)
@@ -296,7 +305,7 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
             message = f"'leaders' must be a whole number from 0 to the entry's count of {count}, found {leaders!r}"
             details.append(ErrorDetail(message=message, path=(*path, "leaders")))
         elif not raw["custom"]:  # a catalog unit: 'stats' and 'notes' are not read
-            unit = system.find_unit(unit_name.strip())
+            unit = system.listed_unit(unit_name.strip())  # an old list's renamed or retired unit too
             if unit is None:
                 missing = system.unknown_unit(unit_name)
                 details.append(ErrorDetail(message=missing.message, path=(*path, "unit"), hint=missing.hint))

@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 import re
 
-from listbuilder.army.phrases import amount, problem_place, total_text
+from listbuilder.army.phrases import amount, problem_place, total_text, verdict_word
 from listbuilder.army.report import Report
 from listbuilder.rules.statline import stats_text
 from listbuilder.rules.system import System
@@ -97,9 +97,8 @@ def revision_of(report: Report) -> int:
 
 
 def _verdict(report: Report) -> str:
-    if not report.legal():
-        return "NOT LEGAL"
-    return "legal, with warnings" if report.warnings else "legal"
+    verdict = verdict_word(report)
+    return "legal, with warnings" if verdict == "legal" and report.warnings else verdict
 
 
 def _total(report: Report) -> str:

@@ -16,12 +16,14 @@ from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.statline import parse_stats, stats_example
-from listbuilder.rules.system import System
+from listbuilder.rules.system import System, unit_key
 from listbuilder.share.textformat import MARKDOWN_SPECIAL, mark_pattern
 
 _BULLET = re.compile(r"^(?:[-*+•]\s+)+")
 _HEADING = re.compile(r"^#{1,6}\s+")
 _ENTRY = re.compile(r"^(\d[\d,]*)\s*[x×X]\s+(.*)$")
+_BARE_COUNT = re.compile(r"^(\d[\d,]*)\s+(\S.*)$")  # '2 Hunter', typed by hand
+_COUNT_AFTER = re.compile(r"\s[x×X]\s*(\d[\d,]*)$|\s(\d[\d,]*)\s*[x×X]$")  # 'Hunter x2', 'Hunter 2x'
 _PROBLEM = re.compile(r"^(?:error|warning)\b", re.IGNORECASE)
 _BRACKETS = re.compile(r"\(([^()]*)\)\s*:")
 _REVISION = re.compile(r"\s*catalog revision\s+(\d+)\s*")
@@ -40,6 +42,12 @@ def _entry_example(system: System) -> str:
     if unit is None:
         return f"'2x NAME [{stats_example(system)}]'"
     return f"'2x {unit.name} - {amount(2 * unit_cost(system, unit), system.measure)}'"
+
+
+def _typed_example(system: System) -> str:
+    """An entry as a player types it: ``Hunter x2``."""
+    unit = next(iter(system.units.values()), None)
+    return f"{unit.name if unit else 'NAME'} x2"
 
 
 def _split_revision(bracket: str) -> tuple[str, str | None]:
@@ -74,16 +82,34 @@ def md_unescape(text: str) -> str:
     return "".join(out)
 
 
-def from_text(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
-    """The list data of a text or markdown export; an ``InputError`` naming each line it cannot read."""
-    return _Reader(source, catalogs).read(text)
+def _costs(system: System) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """A cost at the end of an entry: ``- 16 points`` (as listbuilder writes it), ``16pts``,
+    ``16 pts``; in brackets, ``(16)`` or ``(16 pts)``; and a total on a line of its own or after a
+    list's name: ``100 points``, ``Total: 98 pts``, ``98 of 100 points``, ``98/100pts``."""
+    words = f"{_measure_words(system)}|pts?\\.?"
+    return (
+        re.compile(rf"(?:\s[-–—:]\s*|\s)(-?\d[\d,]*)\s*(?:{words})$", re.IGNORECASE),
+        re.compile(rf"\s\((-?\d[\d,]*)(?:\s*(?:{words}))?\)$", re.IGNORECASE),
+        re.compile(
+            rf"(?:^|[\s:(\-–—]\s*)(?:total\s*[:=\-–]?\s*)?(\d[\d,]*)(?:\s*(?:/|of)\s*(\d[\d,]*))?\s*(?:{words})\)?$",
+            re.IGNORECASE,
+        ),
+    )
 
 
-def read_export(text: str, source: Path, catalogs: Catalogs) -> tuple[dict[str, Any], list[Written], list[str]]:
+def from_text(text: str, source: Path, catalogs: Catalogs, system_id: str | None = None) -> dict[str, Any]:
+    """The list data of a text or markdown export, or of a list typed by hand for rule set
+    ``system_id``; an ``InputError`` naming each line it cannot read."""
+    return _Reader(source, catalogs).read(text, system_id)
+
+
+def read_export(
+    text: str, source: Path, catalogs: Catalogs, system_id: str | None = None
+) -> tuple[dict[str, Any], list[Written], list[str]]:
     """``from_text``, the costs the text wrote (one ``Written`` per entry, then the total's), and
     which lines around the list it skipped."""
     reader = _Reader(source, catalogs)
-    data = reader.read(text)
+    data = reader.read(text, system_id)
     return data, reader.written, reader.skipped
 
 
@@ -106,19 +132,28 @@ class _Reader:
         self.written: list[Written] = []  # the costs the text gives, entry by entry, then the total
         self.cost: int | None = None  # the cost written on the entry line being read
         self.skipped: list[str] = []  # the chatter around the list, by lines
+        self.list_read = False  # whether the text read as a list: its errors are then its lines'
 
     def fail(self, line: int | None, message: str, hint: str | None = None, action: Action | None = None) -> None:
         self.errors.append(ErrorDetail(message=message, line=line, hint=hint, action=action))
 
     def error(self) -> InputError:
-        return InputError("this is not a list exported by listbuilder", file=self.source, details=self.errors)
+        if not self.list_read:
+            return InputError("this is not a list exported by listbuilder", file=self.source, details=self.errors)
+        lines = len({e.line for e in self.errors})
+        said = "a line of this list cannot be read" if lines == 1 else f"{lines} lines of this list cannot be read"
+        return InputError(said, file=self.source, details=self.errors)
 
     def clean(self, line: str) -> str:
         return md_unescape(line).strip() if self.markdown else line
 
-    def read(self, text: str) -> dict[str, Any]:
+    def read(self, text: str, system_id: str | None = None) -> dict[str, Any]:
         numbered = [(n, raw.strip()) for n, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1)]
         lines = [(n, line) for n, line in numbered if line]
+        chosen = self.catalogs.get(system_id) if system_id else None
+        start = self.head_at(lines)
+        if start is None and chosen is not None:  # no line names a rule set: typed by hand
+            return self.typed(chosen, lines)
         if len(lines) < 2:
             self.fail(
                 lines[0][0] if lines else None,
@@ -128,7 +163,7 @@ class _Reader:
             raise self.error()
         # A forum post has chatter around the list ("Hey all, here is my list", "cheers"): the
         # list starts at its name, the line before the first line that names a rule set.
-        start = self.head_at(lines)
+        start = start or 0
         self.skip(lines[:start], "before the list")
         lines = lines[start:]
         self.markdown = bool(_HEADING.match(lines[0][1]))
@@ -138,10 +173,18 @@ class _Reader:
         if found is None:
             raise self.error()
         system, limit, revision = found
+        if chosen is not None and chosen.id != system.id:
+            self.fail(
+                head_at,
+                f"the text is a list of {system.id}, not of the rule set chosen, {chosen.id}",
+                "choose its rule set, or none: the text says which it is",
+            )
+            raise self.error()
+        self.list_read = True
         body = [(n, self.clean(_BULLET.sub("", raw))) for n, raw in lines[2:]]
         # ... and ends at its last entry or problem line: what follows that reads as neither is
         # a sign-off; a line that does not read in the middle of the list is an error.
-        listed = [i for i, (_, line) in enumerate(body) if _ENTRY.match(line) or _PROBLEM.match(line)]
+        listed = [i for i, (_, line) in enumerate(body) if self.counted(system, line) or _PROBLEM.match(line)]
         end = listed[-1] + 1 if listed else 0
         self.skip(body[end:], "after the list")
         units = []
@@ -158,15 +201,113 @@ class _Reader:
         self.written.append(Written(line=head_at, cost=int(total.group(1).replace(",", "")) if total else None))
         return list_data(system, name, limit, revision, units)
 
-    def head_at(self, lines: list[tuple[int, str]]) -> int:
+    def head_at(self, lines: list[tuple[int, str]]) -> int | None:
         """Where the list starts: the line before the first that names a known rule set in
-        brackets (an export's second line), or the first line if none does."""
+        brackets (an export's second line); ``None`` if none does."""
         ids = set(self.catalogs.ids())
         for i in range(1, len(lines)):
             text = md_unescape(lines[i][1]) if _HEADING.match(lines[i - 1][1]) else lines[i][1]
             if any(_split_revision(m.group(1))[0] in ids for m in _BRACKETS.finditer(text)):
                 return i - 1
-        return 0
+        return None
+
+    def counted(self, system: System, text: str) -> bool:
+        """Whether a line gives a count as an entry does: ``2x Hunter``, ``Hunter x2 - 20 pts``."""
+        if _ENTRY.match(text):
+            return True
+        rest, _ = self.cost_off(system, text)
+        return _COUNT_AFTER.search(rest) is not None
+
+    def cost_off(self, system: System, text: str) -> tuple[str, int | None]:
+        """An entry's text without the cost written at its end, and that cost (``None``: none)."""
+        after, bracketed, _ = _costs(system)
+        cost = after.search(text) or bracketed.search(text)
+        if cost is None:
+            return text, None
+        digits = cost.group(1).replace(",", "")
+        return text[: cost.start()].rstrip(), int(digits) if len(digits) < 30 else None
+
+    def kind(self, system: System, text: str) -> str:
+        """What a line of a list typed by hand is: an ``entry``, a ``total``, a ``problem`` line of an
+        export, or ``other`` (the list's name, chatter, or an entry that names no unit)."""
+        if _PROBLEM.match(text):
+            return "problem"
+        if _costs(system)[2].fullmatch(text) or re.fullmatch(r"total\b.*\d.*", text, re.IGNORECASE):
+            return "total"
+        if self.counted(system, text) or _BARE_COUNT.match(text):
+            return "entry"
+        name = mark_pattern(system).sub("", self.cost_off(system, text)[0]).strip()
+        return "entry" if self.unit_named(system, name) is not None else "other"
+
+    def typed(self, system: System, lines: list[tuple[int, str]]) -> dict[str, Any]:
+        """A list typed by hand for ``system`` (chosen, since the text names none): its name on a
+        line of its own (the last line before the first entry that is neither an entry nor a total),
+        entries in any of the spellings ``entry`` reads, a count of 1 where none is given, and a total
+        on a line of its own or after the name. Lines around them are skipped, and said."""
+        self.list_read = True
+        self.markdown = any(_HEADING.match(line) or "**" in line or "`" in line for _, line in lines)
+        body = [(n, self.clean(_BULLET.sub("", _HEADING.sub("", raw))).strip()) for n, raw in lines]
+        kinds = [self.kind(system, line) for _, line in body]
+        entries = [i for i, k in enumerate(kinds) if k == "entry"]
+        if not entries:
+            self.fail(
+                body[0][0] if body else None,
+                f"no line reads as an entry, such as {_entry_example(system)} or '{_typed_example(system)}'",
+                "give each unit on a line of its own, with its count",
+            )
+            raise self.error()
+        first, last = entries[0], entries[-1]
+        named = [i for i in range(first) if kinds[i] == "other"]
+        name = "Imported list"
+        totals = [i for i, k in enumerate(kinds) if k == "total"]
+        said: tuple[int, int | None, int | None] | None = None  # a total's line, total and limit
+        if named:
+            self.skip([body[i] for i in named[:-1]], "before the list")
+            at, text = body[named[-1]]
+            found = _costs(system)[2].search(text)
+            if found is not None and found.start() > 0:
+                said = (at, *self.total(found, at))
+                text = text[: found.start()].rstrip(" -–—:(")
+            name = self.list_name(text, at) or name
+        if said is None and totals:
+            at, text = body[totals[0]]
+            found = _costs(system)[2].search(text) or re.search(r"(\d[\d,]*)", text)
+            said = (at, *self.total(found, at)) if found else None
+        after = [body[i] for i in range(last + 1, len(body)) if kinds[i] not in ("total", "problem")]
+        self.skip(after, "after the list")
+        units = []
+        for i in range(first, last + 1):
+            n, line = body[i]
+            if kinds[i] in ("total", "problem"):
+                continue
+            item = self.entry(system, line, n, typed=True)
+            if item is not None:
+                units.append(item)
+                self.written.append(Written(line=n, cost=self.cost))
+        if self.errors:
+            raise self.error()
+        limit = said[2] if said else None
+        if limit is not None and limit < 1:
+            self.fail(said[0] if said else None, f"the limit must be at least 1, found {limit}")
+            raise self.error()
+        self.written.append(Written(line=said[0] if said else None, cost=said[1] if said else None))
+        return list_data(system, name, limit, system.definition.revision, units)
+
+    def total(self, found: re.Match[str], line: int) -> tuple[int | None, int | None]:
+        """The total, and the limit if one is given (``98 of 100 points``), of a total's match."""
+        groups = found.groups()
+        total = self.number(groups[0], line, "total")
+        limit = self.number(groups[1], line, "limit") if len(groups) > 1 and groups[1] else None
+        return total, limit
+
+    def unit_named(self, system: System, name: str) -> Any:
+        """The catalog unit a list means by ``name``: by its name, a former one (or a retired unit),
+        or a plural typed by hand ('Hunters')."""
+        unit = system.listed_unit(name)
+        for cut in ("s", "es"):
+            if unit is None and len(name) > len(cut) and name.lower().endswith(cut):
+                unit = system.listed_unit(name[: -len(cut)])
+        return unit
 
     def skip(self, lines: list[tuple[int, str]], where: str) -> None:
         """Note the lines skipped as chatter around the list."""
@@ -225,6 +366,7 @@ class _Reader:
                     line,
                     "expected the rule set and total: 'NAME (RULE-SET-ID): TOTAL of LIMIT', as an export writes it",
                     "the second line gives the rule set's id in brackets, then a colon",
+                    Action(kind="import-system"),
                 )
             return None
         system = self.catalogs.get(system_id)
@@ -239,34 +381,32 @@ class _Reader:
             self.fail(line, f"the limit must be at least 1, found {limit}")
         return system, limit, revision
 
-    def entry(self, system: System, text: str, line: int) -> dict[str, Any] | None:
-        """One ``COUNTx NAME (leader) [STATS] - COST`` line as a list-file entry."""
-        match = _ENTRY.match(text)
-        if match is None:
+    def entry(self, system: System, text: str, line: int, typed: bool = False) -> dict[str, Any] | None:
+        """One ``COUNTx NAME (leader) [STATS] - COST`` line as a list-file entry; the count may
+        also follow the name (``Hunter x2``), and in a list typed by hand (``typed``) stand bare
+        (``2 Hunter``) or be left out for one."""
+        match = _ENTRY.match(text) or (_BARE_COUNT.match(text) if typed else None)
+        rest = match.group(2).strip() if match else text.strip()
+        # the cost is judged again, not trusted: kept only to say where it differs
+        rest, self.cost = self.cost_off(system, rest)
+        digits = match.group(1) if match else None
+        after = None if match else _COUNT_AFTER.search(rest)
+        if after is not None:
+            digits, rest = after.group(1) or after.group(2), rest[: after.start()].rstrip()
+        if digits is None and not typed:
             self.fail(
                 line,
                 f"expected an entry such as {_entry_example(system)}, found '{text[:40]}'",
                 "each entry starts with its count, e.g. '1x'",
             )
             return None
-        count = self.number(match.group(1), line, "count")
+        count = self.number(digits, line, "count") if digits is not None else 1
         if count is None:
             return None
         if count < 1:
             self.fail(line, f"the count must be at least 1, found {count}", "leave the entry out to field none")
             return None
         mark = mark_pattern(system)
-        rest = match.group(2).strip()
-        words = f"{_measure_words(system)}|pts?\\.?"
-        # '- 16 points' (as listbuilder writes it), '16pts', '16 pts', '(16)', '(16 pts)'
-        cost = re.search(rf"(?:\s[-–—:]\s*|\s)(-?\d[\d,]*)\s*(?:{words})$", rest, re.IGNORECASE) or re.search(
-            rf"\s\((-?\d[\d,]*)(?:\s*(?:{words}))?\)$", rest, re.IGNORECASE
-        )
-        self.cost = None
-        if cost:  # the cost is judged again, not trusted: kept only to say where it differs
-            rest = rest[: cost.start()].rstrip()
-            digits = cost.group(1).replace(",", "")
-            self.cost = int(digits) if len(digits) < 30 else None
         if rest.startswith('"'):
             got = self.quoted(rest, line)
             if got is None:
@@ -312,11 +452,13 @@ class _Reader:
         return leaders
 
     def catalog_unit(self, system: System, name: str, count: int, leader: int, line: int) -> dict[str, Any] | None:
-        unit = system.find_unit(name)
+        unit = self.unit_named(system, name)
         if unit is None:
             missing = system.unknown_unit(name)
             self.fail(line, missing.message, missing.hint or "a custom unit gives its stats in [ ]", missing.action)
             return None
+        if unit.retired is None and unit_key(name) in system.former:
+            self.skipped.append(f"line {line}: '{name}' is now called {unit.name} in the {system.id} catalogs")
         return catalog_entry(unit, count, leader)
 
     def custom_unit(

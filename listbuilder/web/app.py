@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from listbuilder.api import club, folders
 from listbuilder.errors import InputError, shown
-from listbuilder.web import builder, lists, members, play, sheets, units
+from listbuilder.web import builder, lists, members, play, repair, sheets, units
 from listbuilder.web.gate import Club, ClubGate
 from listbuilder.web.security import HEADERS, HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
@@ -77,8 +77,11 @@ def create_app(
         Route("/list/{file}/price", builder.price(site), methods=["POST"]),
         Route("/list/{file}/undo", builder.undo(site, redo=False), methods=["POST"]),
         Route("/list/{file}/redo", builder.undo(site, redo=True), methods=["POST"]),
+        Route("/list/{file}/check", repair.check(site), methods=["POST"]),
+        Route("/list/{file}/repair", repair.repair(site), methods=["POST"]),
         Route("/list/{file}/duplicate", lists.duplicate(site), methods=["POST"]),
         Route("/list/{file}/delete", lists.delete(site), methods=["POST"]),
+        Route("/list/{file}/download", lists.download(site)),
         Route("/list/{file}/play", play.play_page(site)),
         Route("/list/{file}/play/tap", play.tap(site), methods=["POST"]),
         HeavyRoute("/list/{file}/play/odds", play.odds(site)),
@@ -86,6 +89,7 @@ def create_app(
         Route("/list/{file}/export/{format}", sheets.export(site)),
         Route("/list/{file}/qr.svg", sheets.qr(site)),
         HeavyRoute("/list/{file}/print", sheets.print_list(site)),
+        HeavyRoute("/list/{file}/pocket", sheets.pocket(site)),
         HeavyRoute("/list/{file}/compare", sheets.compare_page(site)),
         Route("/card/{system}", sheets.card_page(site)),
         HeavyRoute("/card/{system}/download", sheets.card_download(site)),

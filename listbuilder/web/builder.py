@@ -15,6 +15,7 @@ from listbuilder.api import editing, folders, rulesets
 from listbuilder.errors import ConflictError, ListbuilderError
 from listbuilder.memory import Bounded
 from listbuilder.web.forms import change_of, index
+from listbuilder.web.repair import repair_view, to_repair
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -155,8 +156,8 @@ def builder_page(site: Site) -> Endpoint:
             return await rules_answer(site, request)
         try:
             return await blocking(_builder, site, request, file, custom=_priced(request))
-        except ListbuilderError as exc:
-            return unreadable(site, request, exc)
+        except ListbuilderError as exc:  # a list that cannot be read opens in its repair view
+            return await blocking(repair_view, site, request, file, exc, 400)
 
     return handler
 
@@ -241,8 +242,8 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
         try:
             custom = fields if what in ("custom", "replace") else None
             return _changed(site, request, file, what, 400, error=error_message(exc), custom=custom)
-        except ListbuilderError:
-            return unreadable(site, request, exc)
+        except ListbuilderError:  # the list cannot be read (changed elsewhere): its repair view says why
+            return to_repair(site, request, file, exc, 400, error=error_message(exc))
     done = result.done if result.changed else "Nothing changed"
     if is_htmx(request):
         return _changed(site, request, file, what, notice=done, touched=result.entry, state=result.state)
@@ -297,14 +298,16 @@ def undo(site: Site, redo: bool) -> Endpoint:
                 expect=one(fields, "version"),
                 state=is_htmx(request),
             )
-        except ConflictError as exc:
-            return await blocking(_changed, site, request, file, "", 409, error=error_message(exc), conflict=True)
         except ListbuilderError as exc:
+            conflict = isinstance(exc, ConflictError)
+            status, error = (409 if conflict else 400), error_message(exc)
             try:
-                return await blocking(_changed, site, request, file, "", 400, error=error_message(exc))
-            except ListbuilderError:
-                return unreadable(site, request, exc)
+                return await blocking(_changed, site, request, file, "", status, error=error, conflict=conflict)
+            except ListbuilderError:  # the list cannot be read (a repair's step): its repair view says it
+                return await blocking(to_repair, site, request, file, exc, status, error=error, conflict=conflict)
         done = "Redone" if redo else "Undone"
+        if not result.readable:  # a repair taken back: the list is unreadable again, and its page repairs it
+            return to_repair(site, request, file, None, done=f"{done}: the list cannot be read again")
         if is_htmx(request):
             return await blocking(_changed, site, request, file, "", notice=done, state=result.state)
         return redirect(list_url(file), done)

@@ -15,19 +15,27 @@ from listbuilder.web.forms import number
 from listbuilder.web.site import (
     Endpoint,
     Site,
+    attachment,
     blocking,
     error_message,
     form_of,
     list_url,
     one,
     redirect,
+    unreadable,
 )
 
 
 def _lists_context(site: Site) -> dict[str, Any]:
     choices = site.catalogs.choices()
     systems = [
-        {"id": s.id, "name": " ".join(s.name.split()), "limit": s.default_limit, "unit": s.size_unit}
+        {
+            "id": s.id,
+            "name": " ".join(s.name.split()),
+            "limit": s.default_limit,
+            "unit": s.size_unit,
+            "needs_size": s.needs_size,
+        }
         for s in choices.offered
     ]
     found = folders.folder_lists(site.folder, site.catalogs)
@@ -103,11 +111,14 @@ def import_list(site: Site) -> Endpoint:
 
         fields = await form_of(request, site)
         text = one(fields, "text", "") or ""
+        system = one(fields, "system", "") or None
         try:
-            file = await blocking(sharing.import_folder_list, site.folder, site.catalogs, text)
+            done = await blocking(sharing.import_folder_list, site.folder, site.catalogs, text, system)
         except ListbuilderError as exc:
-            return _lists_error(site, request, exc, {"text": text})
-        return redirect(list_url(file), f"Imported the list as {file}")
+            return _lists_error(site, request, exc, {"text": text, "import_system": system or ""})
+        # What the import skipped or found changed goes with it, a line each (the notice shows them).
+        said = "\n".join([f"Imported the list as {done.file}.", *(n[:1].upper() + n[1:] for n in done.notes[:20])])
+        return redirect(list_url(done.file), said)
 
     return handler
 
@@ -136,6 +147,20 @@ def duplicate(site: Site) -> Endpoint:
     return handler
 
 
+def download(site: Site) -> Endpoint:
+    """A list file as it is, read as a list or not: to keep, send, or mend in an editor."""
+
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        try:
+            data = await blocking(folders.list_bytes, site.folder, file)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        return attachment(data, "application/yaml", file)
+
+    return handler
+
+
 def delete(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         await form_of(request, site)
@@ -144,6 +169,6 @@ def delete(site: Site) -> Endpoint:
             await blocking(folders.delete_list, site.folder, file)
         except ListbuilderError as exc:
             return _lists_error(site, request, exc, {})
-        return redirect("/", f"Deleted {file}; it can be restored below")
+        return redirect("/", f"Deleted {file}; Restore under “Deleted lists” brings it back")
 
     return handler

@@ -150,8 +150,17 @@ def _situation(query: Mapping[str, str], options: Sequence[play.SituationOption]
 
 
 def _words(situation: Mapping[str, str | bool | int]) -> list[str]:
-    """The situation as the page says it beside the odds: the OPTION=VALUE words ``listbuilder odds`` takes."""
-    return [f"{key}={'yes' if v is True else 'no' if v is False else v}" for key, v in situation.items()]
+    """The situation as the page says it beside the odds, in the form's own words: each option by
+    its label with its value ("attack ranged", "cover partial"), a flag by its label when it is
+    ticked ("defending"), never the ``OPTION=VALUE`` words of the command line."""
+    words = []
+    for key, value in situation.items():
+        label = key.replace("_", " ")
+        if value is True:
+            words.append(label)
+        elif value is not False:
+            words.append(f"{label} {value}")
+    return words
 
 
 def odds(site: Site) -> Endpoint:
@@ -170,17 +179,35 @@ def odds(site: Site) -> Endpoint:
     return handler
 
 
+def _attackers(site: Site, file: str, board: play.Board, game_id: str | None) -> list[play.Piece]:
+    """The pieces that can attack: all of them, but those out of the game (the game asked for, or
+    the list's latest), which the odds form does not offer."""
+    from listbuilder.api import play  # games and the odds' stack: loaded by the first play page
+
+    if not play.games_of(site.folder, file):
+        return list(board.pieces)
+    try:
+        game = play.load_game(site.folder, file, site.catalogs, game_id or None, board=board)
+    except ListbuilderError:  # a game that cannot be read: its page says why; every piece may attack
+        return list(board.pieces)
+    return [piece for piece in board.pieces if not game.is_out(piece)]
+
+
 def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, Any]:
     from listbuilder.api import play  # games and the odds' stack: loaded by the first play page
 
     board = play.play_board(site.folder, file, site.catalogs)
     choices = play.odds_choices(site.folder, file, site.catalogs, board)
+    # the opponents' lists first: the player's own list (it may be fought, as a mirror match) last
+    opponents = sorted(choices.opponents, key=lambda opponent: opponent[0] == file)
     context: dict[str, Any] = {
         "title": f"{board.name}: odds",
         "board": board,
         "file": file,
         "base": play_url(file),
         "odds_choices": choices,
+        "opponents": opponents,
+        "attackers": _attackers(site, file, board, query.get("game")),
         "odds_form": dict(query),
         "odds": None,
         "odds_error": "",
@@ -194,9 +221,11 @@ def _odds_context(site: Site, file: str, query: Mapping[str, str]) -> dict[str, 
         number = index(target)
         if number is None:
             raise InputError("choose the unit to attack", details=None)
-        situation = _situation(query, choices.options)
+        # the kind of attack, where the rule set has more than one (melee, shooting): its own options
+        attack = (query.get("attack") or None) if len(choices.attacks) > 1 else None
+        situation = _situation(query, choices.options_of(attack))
         context["odds"] = play.game_odds(
-            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation
+            site.folder, file, site.catalogs, query.get("attacker") or "", against, number, situation, attack
         )
         context["odds_words"] = _words(situation)
     except ListbuilderError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -10,6 +11,7 @@ from starlette.responses import FileResponse, Response
 
 from listbuilder.api import folders, lists, pages
 from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.forms import SHOWN
 from listbuilder.web.site import (
     EXPORTS,
     Endpoint,
@@ -19,6 +21,7 @@ from listbuilder.web.site import (
     error_message,
     unreadable,
 )
+from listbuilder.words import did_you_mean, meant
 
 PAPERS = ("a4", "letter")
 MEDIA = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
@@ -58,6 +61,8 @@ def share_page(site: Site) -> Endpoint:
             markdown=markdown,
             qr_error=qr_error,
             papers=PAPERS,
+            opponents=await blocking(_same_rules, site, file, state.report.system.id),
+            max_opponents=MAX_POCKET_OPPONENTS,
         )
 
     return handler
@@ -151,30 +156,69 @@ def print_list(site: Site) -> Endpoint:
     return handler
 
 
-def compare_page(site: Site) -> Endpoint:
+MAX_POCKET_OPPONENTS = 4  # odds grids in one pocket copy: each is a grid of the list against one
+
+
+def pocket(site: Site) -> Endpoint:
+    """The pocket copy of a list (``?vs=FILE`` for each opponent), as a download."""
+
     async def handler(request: Request) -> Response:
-        from listbuilder.api import matchups, sharing  # odds and diffs: loaded on first use
+        from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
         file = request.path_params["file"]
-        other = request.query_params.get("with", "")
+        wanted = list(dict.fromkeys(v for v in request.query_params.getlist("vs") if v))
         try:
+            if len(wanted) > MAX_POCKET_OPPONENTS:
+                raise InputError.detailed(
+                    f"a pocket copy takes at most {MAX_POCKET_OPPONENTS} opponents' lists, {len(wanted)} were chosen",
+                    "choose fewer opponents",
+                )
             state = await blocking(folders.list_state, site.folder, file, site.catalogs)
-            context: dict[str, Any] = {"state": state, "other": None, "diff": "", "grids": []}
-            if other:
-                where, named = site.find(other)  # one of this folder's, or a list shared with the club
-                theirs = await blocking(folders.list_state, where, named, site.catalogs)
-                paths = (folders.list_file(site.folder, file), folders.list_file(where, named))
-                context["other"] = theirs
-                context["diff"] = (await blocking(sharing.diff_files, *paths, site.catalogs)).text()
-                grids = await blocking(
-                    lambda: [
-                        matchups.odds_grid(state.report, theirs.report),
-                        matchups.odds_grid(theirs.report, state.report),
-                    ]
-                )  # odds are work: off the event loop
-                context["grids"] = [g for g in grids if g]
+            opponents = [await blocking(_opponent, site, v) for v in wanted]
+            rendered = await blocking(printing.render_pocket, state.text, state.report, opponents)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
+        return attachment(rendered.data, MEDIA["html"], f"{file.rsplit('.', 1)[0]}-pocket.html")
+
+    return handler
+
+
+def _opponent(site: Site, file: str) -> lists.Report:
+    """An opponent's list of the folder, judged; a missing one is named as the opponent's."""
+    try:
+        where, named = site.find(file)  # one of this folder's, or a list shared with the club
+        return folders.list_state(where, named, site.catalogs).report
+    except ListbuilderError as exc:
+        if exc.summary == "no such list file":
+            raise InputError.detailed(
+                f"no such list file as the opponent's: {file[:120]}", "it may have been deleted or renamed"
+            ) from exc
+        raise
+
+
+VIEWS = ("opponents", "versions")  # two armies face to face, or what changed from one version to another
+
+
+def compare_page(site: Site) -> Endpoint:
+    async def handler(request: Request) -> Response:
+        file = request.path_params["file"]
+        q = request.query_params
+        other = q.get("with", "")
+        try:
+            state = await blocking(folders.list_state, site.folder, file, site.catalogs)
+        except ListbuilderError as exc:
+            return unreadable(site, request, exc)
+        context: dict[str, Any] = {"state": state, "other": None}
+        if other:
+            where, named = site.find(other)  # one of this folder's, or a list shared with the club
+            try:
+                theirs = await blocking(folders.list_state, where, named, site.catalogs)
+            except ListbuilderError as exc:
+                return unreadable(site, request, exc, file=other)  # the missing file is the one compared with
+            try:  # a diff and the odds are work: off the event loop
+                context.update(await blocking(_comparison, site, state, theirs, where, q.get("as"), q.get("attack")))
+            except ListbuilderError as exc:
+                return unreadable(site, request, exc)
         others = await blocking(_same_rules, site, file, state.report.system.id)
         return site.page(
             "compare.html", request, title=f"Compare {state.report.army.name}", others=others, chosen=other, **context
@@ -183,12 +227,67 @@ def compare_page(site: Site) -> Endpoint:
     return handler
 
 
+def _comparison(
+    site: Site,
+    mine: folders.ListState,
+    theirs: folders.ListState,
+    where: Path,
+    view: str | None,
+    attack: str | None,
+) -> dict[str, Any]:
+    """What the compare page shows of two lists: as two versions of one list, the diff; as
+    opponents, the two side by side and the odds both ways for one kind of attack (``attack``)."""
+    from listbuilder.api import matchups, sharing  # odds and diffs: loaded on first use
+
+    versions = sharing.versions_of_one_list(mine.report, theirs.report)
+    chosen = view if view in VIEWS else ("versions" if versions else "opponents")
+    context: dict[str, Any] = {
+        "other": theirs,
+        "view": chosen,
+        "usual_view": "versions" if versions else "opponents",
+        "diff": "",
+        "diff_error": "",
+        "sides": [],
+        "grids": [],
+        "odds_errors": [],
+        "kinds": [],
+        "attack": "",
+    }
+    if chosen == "versions":
+        paths = (folders.list_file(site.folder, mine.file), folders.list_file(where, theirs.file))
+        try:
+            context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
+        except ListbuilderError as exc:  # lists of two rule sets (an address typed by hand)
+            context["diff_error"] = error_message(exc)
+        return context
+    context["sides"] = [(s, sharing.factions_of(s.report)) for s in (mine, theirs)]
+    one_rule_set = mine.report.system.id == theirs.report.system.id
+    if one_rule_set:
+        try:
+            kinds = matchups.attacks_of(site.catalogs, mine.report.system.id)
+        except ListbuilderError:
+            kinds = ()  # no odds for this rule set: each grid says so below
+        context["kinds"] = [(k.id, k.title) for k in kinds]
+        context["attack"] = attack if attack in {k.id for k in kinds} else (kinds[0].id if kinds else "")
+    for a, b in ((mine, theirs), (theirs, mine)) if one_rule_set else ((mine, theirs),):  # two rule sets: said once
+        try:
+            context["grids"].append(matchups.odds_grid(a.report, b.report, context["attack"] or None))
+        except ListbuilderError as exc:
+            message = error_message(exc)
+            if message not in context["odds_errors"]:  # both ways, one reason: said once
+                context["odds_errors"].append(message)
+    return context
+
+
 def card_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
+        asked = request.path_params["system"]
+        if asked not in site.catalogs.ids():
+            return _no_rule_set(site, request, asked)
         try:
-            system = site.catalogs.get(request.path_params["system"])
+            system = site.catalogs.get(asked)
             card = await blocking(printing.card_page, system)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
@@ -198,11 +297,22 @@ def card_page(site: Site) -> Endpoint:
     return handler
 
 
+def _no_rule_set(site: Site, request: Request, asked: str) -> Response:
+    """The page for a rules card of a rule set this builder does not have: what was asked for, the
+    rule set meant where one is close, and the cards there are."""
+    shown = asked if len(asked) <= SHOWN else asked[:SHOWN] + "…"
+    cards = [(s.id, " ".join(s.definition.name.split())) for s in site.catalogs.all()]
+    close = meant(did_you_mean(asked, [card for card, _ in cards]))
+    return site.page("no_card.html", request, 404, title="No such rule set", asked=shown, cards=cards, close=close)
+
+
 def card_download(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
         q = request.query_params
+        if request.path_params["system"] not in site.catalogs.ids():
+            return _no_rule_set(site, request, request.path_params["system"])
         try:
             system = site.catalogs.get(request.path_params["system"])
             rendered = await blocking(

@@ -292,10 +292,11 @@ def error_message(exc: ListbuilderError) -> str:
     return error_text(exc)
 
 
-def unreadable(site: Site, request: Request, exc: ListbuilderError) -> Response:
-    """The page for a list (or rule set) that cannot be shown: 404 if there is none by that name."""
+def unreadable(site: Site, request: Request, exc: ListbuilderError, file: str | None = None) -> Response:
+    """The page for a list (or rule set) that cannot be shown: 404 if there is none by that name.
+    ``file`` is the list's name, where it is not the address's (the list a page compares with)."""
     status = 404 if "no such" in exc.summary or "not a list file" in exc.summary else 400
-    file = request.path_params.get("file")
+    file = file or request.path_params.get("file")
     if exc.summary == "no such list file" and isinstance(file, str):
         gone = (
             f"There is no list file {file} in this folder: it may have been deleted or renamed,"

@@ -22,6 +22,21 @@ function listbuilderCopyButtons(root) {
   }
 }
 document.addEventListener("DOMContentLoaded", () => listbuilderCopyButtons(document));
+// New list: the Size box follows the rule set chosen. Its placeholder says what an empty box means
+// (the standard game), and a rule set with no standard game needs it typed. Only here: without
+// this script the box could not follow a change of rule set, so the server refuses a list without
+// the size it needs, and says why.
+function listbuilderSizeFollows(select) {
+  const size = document.getElementById("new-size");
+  const option = select && select.selectedOptions[0];
+  if (!size || !option) return;
+  size.placeholder = option.dataset.size || "";
+  size.required = option.hasAttribute("data-needs-size");
+}
+document.addEventListener("change", (event) => {
+  if (event.target instanceof HTMLSelectElement && event.target.id === "new-system") listbuilderSizeFollows(event.target);
+});
+document.addEventListener("DOMContentLoaded", () => listbuilderSizeFollows(document.getElementById("new-system")));
 // The builder: a change swaps in only the parts it altered (see web/_changed.html), so a form
 // that was not sent again (the catalog, the name and limit, the custom unit) holds the version
 // the page had when it was drawn. Every change made with htmx sends the version the page shows
@@ -181,3 +196,26 @@ function listbuilderSafeFocus() {
   target.focus({preventScroll: true}); // the place it goes is where the player was looking
 }
 document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too
+// The repair view: "Line 6" of a problem is a link to the editor (what a browser without this
+// script follows); followed here, it selects that line of the text in the editor.
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element ? event.target.closest("a.to-line") : null;
+  const editor = document.getElementById("repair-text");
+  if (!link || !editor || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  const lines = editor.value.split("\n");
+  const line = Math.min(Math.max(Number(link.dataset.line) || 1, 1), lines.length);
+  const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+  editor.focus();
+  editor.setSelectionRange(start, start + lines[line - 1].length);
+  const height = editor.scrollHeight / Math.max(lines.length, 1);
+  editor.scrollTop = Math.max(0, (line - 3) * height);
+});
+// The custom unit form: a count of figures typed beside a weapon chooses it, as the server takes a
+// count above 0 for an item left unticked (web/forms.py); a count cleared leaves the tick as it is.
+document.addEventListener("input", (event) => {
+  const count = event.target;
+  if (!(count instanceof HTMLInputElement) || !count.closest(".loadout .figures")) return;
+  const tick = count.closest(".carried")?.querySelector('input[type="checkbox"]');
+  if (tick && Number.parseInt(count.value, 10) > 0) tick.checked = true;
+});
