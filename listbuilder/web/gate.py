@@ -37,8 +37,8 @@ SECURE_COOKIE = "__Host-listbuilder_session"  # a name browsers keep only from H
 COOKIE_SECONDS = 90 * 86400  # as long as a session lasts unseen (the store's SESSION_DAYS)
 OPEN = ("/sign-in", "/join/", "/static/")
 # What of another member's list may be read: the builder (read-only), print and share, exports,
-# the QR code, the comparison, a unit's rules, the catalog and the status a page polls.
-READABLE = re.compile(r"(|/share|/export/[a-z]+|/qr\.svg|/print|/compare|/rules|/catalog|/status)")
+# the QR code, the pocket card, the file, the comparison, a unit's rules, the catalog and the status.
+READABLE = re.compile(r"(|/share|/export/[a-z]+|/qr\.svg|/print|/pocket|/download|/compare|/rules|/catalog|/status)")
 OTHERS = re.compile(r"/m/([^/]+)/list/([^/]+)(.*)")
 
 
