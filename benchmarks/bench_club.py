@@ -72,7 +72,8 @@ def p95(values: list[float]) -> float:
 
 def changes(server, folder: Path, sessions, writers: int, each: int, think: float) -> list[float]:
     """Members 1..``writers`` each add a Hunter to their list-001.yaml ``each`` times, all at
-    once, pausing ``think`` seconds on average (0.5x to 1.5x, at random) after each answer; every
+    once: each starts within ``think`` seconds of the others and pauses ``think`` seconds on
+    average (0.5x to 1.5x, at random) after each answer (0: all on one tick, back to back); every
     acknowledged change must be in the files afterwards. Returns each change's answer time."""
     import random
 
@@ -88,6 +89,7 @@ def changes(server, folder: Path, sessions, writers: int, each: int, think: floa
         cookie, token = sessions[n]
         pause = random.Random(n)
         barrier.wait()
+        time.sleep(think * pause.random())  # people start within a moment of each other, not on one tick
         for _ in range(each):
             start_at = time.perf_counter()
             answer = server.post(

@@ -377,3 +377,25 @@ def _https(client, method: str, path: str) -> tuple[int, dict[str, str]]:
     asyncio.run(client.app(scope, receive, send))
 
     return started["status"], {k.decode().lower(): v.decode() for k, v in started["headers"]}
+
+
+def test_two_servers_share_one_club_safely(tmp_path):
+    folder = make_club(tmp_path, {"Ana": "player"}, {"Ana": ["might-skirmish-zombie-family.legal"]})
+    first, second = start(folder), start(folder)
+    try:
+        ana = signed_in(first, folder, "Ana")
+        there = Member(second, ana.cookie)  # the same session, on the other server
+        assert there.get("/").status == 200
+        token = ana.token()
+        assert there.token() == token
+        for n in range(6):  # changes through both, in turn: each one kept
+            served = (ana, there)[n % 2]
+            answer = served.post(f"/list/{ANA_LIST}/change", {"token": token, "change": "add", "unit": "Hunter"})
+            assert answer.status == 303
+        text = (folder / "members" / "ana" / ANA_LIST).read_text()
+        assert re.search(r"unit: Hunter\n    count: 8\n", text), text  # 2 + 6
+        club.revoke(folder, "Ana")
+        assert ana.get("/").status == 303 and there.get("/").status == 303
+    finally:
+        first.stop()
+        second.stop()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -197,7 +196,3 @@ class ClubGate:
         if stale:  # a cookie of a session that ended: the browser forgets it
             answer.headers.append("set-cookie", session_cookie(scope, None))
         await answer(scope, receive, send)
-
-
-def now_text(at: float) -> str:
-    return time.strftime("%H:%M UTC on %Y-%m-%d", time.gmtime(at))
