@@ -146,16 +146,9 @@ def sign_out(site: Site, gate: Club) -> Endpoint:
 
 
 async def _token_form(request: Request, site: Site) -> Mapping[str, list[str]]:
-    """A posted form with this visit's token; unlike ``form_of``, allowed for a viewer (signing
-    out, a passphrase: a viewer's own, not the lists')."""
-    form = await request.form(max_files=0, max_fields=50, max_part_size=MAX_BODY)
-    fields: dict[str, list[str]] = {}
-    for key, value in form.multi_items():
-        if isinstance(value, str):
-            fields.setdefault(key, []).append(value)
-    if not token_matches((fields.get("token") or [""])[-1], site.token):
-        raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
-    return fields
+    """A posted form with this visit's token, allowed for a viewer too (signing out, a
+    passphrase, an organiser's invitation: the member's own, not the lists')."""
+    return await form_of(request, site, lists=False)
 
 
 def _me_context(site: Site, gate: Club) -> dict[str, Any]:
