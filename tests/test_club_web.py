@@ -399,3 +399,14 @@ def test_two_servers_share_one_club_safely(tmp_path):
     finally:
         first.stop()
         second.stop()
+
+
+@pytest.mark.parametrize("away", ["//evil.example/", "/\\evil.example/", "https://evil.example/"])
+def test_signing_in_never_sends_the_browser_to_another_site(served, away):
+    server, folder = served
+    member = Member(server)
+    signed = signed_in(server, folder, "Hal")
+    signed.post("/me/passphrase", {"token": signed.token(), "passphrase": "a long phrase", "again": "a long phrase"})
+    answer = server.post("/sign-in", {"name": "Hal", "passphrase": "a long phrase", "next": away})
+    assert answer.status == 303 and answer.headers["location"] == "/"
+    assert member.get("/").status == 303
