@@ -276,26 +276,36 @@ def _multipart(token: str, files: list[tuple[str, bytes]]) -> tuple[bytes, str]:
 
 
 def test_a_killed_server_restarts_with_every_acknowledged_change(tmp_path):
+    # Two writers at once, each in sequence: one renames the list "Run 1", "Run 2"..., the other
+    # adds a Hunter at a time. Killed (SIGKILL) mid-change, the server restarts with each writer's
+    # last acknowledged change, or the one under way when it died, never less.
     folder = make_club(tmp_path, {"Ana": "player"}, {"Ana": ["might-skirmish-zombie-family.legal"]})
     server = start(folder)
     ana = signed_in(server, folder, "Ana")
     token = ana.token()
-    acknowledged: list[int] = []
+    named, added = [0], [0]
     stop = threading.Event()
 
-    def change(n: int) -> None:
+    def rename() -> None:
         while not stop.is_set():
+            fields = {"token": token, "change": "set", "key": "name", "value": f"Run {named[0] + 1}"}
             try:
-                answer = ana.post(
-                    f"/list/{ANA_LIST}/change", {"token": token, "change": "set", "key": "name", "value": f"Run {n}"}
-                )
+                answer = ana.post(f"/list/{ANA_LIST}/change", fields)
             except OSError:
                 return
             if answer.status == 303:
-                acknowledged.append(n)
-                n += 10
+                named[0] += 1
 
-    threads = [threading.Thread(target=change, args=(i,)) for i in range(3)]
+    def add() -> None:
+        while not stop.is_set():
+            try:
+                answer = ana.post(f"/list/{ANA_LIST}/change", {"token": token, "change": "add", "unit": "Hunter"})
+            except OSError:
+                return
+            if answer.status == 303:
+                added[0] += 1
+
+    threads = [threading.Thread(target=rename), threading.Thread(target=add)]
     for t in threads:
         t.start()
     time.sleep(1.5)
@@ -304,16 +314,16 @@ def test_a_killed_server_restarts_with_every_acknowledged_change(tmp_path):
     stop.set()
     for t in threads:
         t.join()
-    assert acknowledged
+    assert named[0] > 0 and added[0] > 0
     again = start(folder)
     try:
         back = Member(again, ana.cookie)
         assert back.get("/").status == 200  # the session survived
         text = (folder / "members" / "ana" / ANA_LIST).read_text()
-        name = re.search(r"^name: (.*)$", text, re.M).group(1)
-        # the list holds the last acknowledged change, or one that was being made when killed
-        assert name.startswith("Run ")
-        assert int(name.split()[1]) >= max(acknowledged) - 20
+        name = int(re.search(r"^name: Run (\d+)$", text, re.M).group(1))
+        hunters = int(re.search(r"unit: Hunter\n    count: (\d+)", text).group(1))
+        assert name in (named[0], named[0] + 1)
+        assert hunters in (2 + added[0], 2 + added[0] + 1)  # the list had 2
         db = sqlite3.connect(folder / ".listbuilder" / "club.sqlite")
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
