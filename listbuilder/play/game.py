@@ -102,11 +102,19 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
     turn = state.turn
     if isinstance(tap, Mark | Unmark):
         piece, marker, was, now = _marking(state, board, tap.piece, tap.marker, isinstance(tap, Mark))
-        return Logged(tap=tap.name, turn=turn, piece=piece, marker=marker, was=was, now=now)
+        cleared: tuple[tuple[str, str, int], ...] = ()
+        if isinstance(tap, Mark):  # what putting it on takes off (hunkering down drops Danger tokens)
+            found = board.piece(piece)
+            control = found.control(marker) if found is not None else None
+            if control is not None:
+                cleared = tuple((piece, m, v) for m in control.takes_off if (v := state.value(piece, m)))
+        return Logged(tap=tap.name, turn=turn, piece=piece, marker=marker, was=was, now=now, cleared=cleared)
     if isinstance(tap, Score):
         label, was, now = _scoring(state, board, tap.track, tap.by)
         return Logged(tap="score", turn=turn, track=label, was=was, now=now)
     if isinstance(tap, NextTurn):
+        if not board.aids.turn_track:
+            raise _refuse("this rule set keeps no turns of its own", "count the turns of the rules it is played with")
         if board.aids.turns is not None and turn >= board.aids.turns:
             raise _refuse(f"the game ends after turn {board.aids.turns}", "end the game, or undo a turn")
         if turn >= MAX_TURN:
@@ -224,6 +232,8 @@ def _moved(state: GameState, line: Logged, *, forward: bool, log: tuple[Logged, 
     turn, ended = state.turn, state.ended
     if line.tap in ("mark", "unmark"):
         markers = _set(markers, line.piece, line.marker, line.now if forward else line.was)
+        for piece, marker, value in line.cleared:
+            markers = _set(markers, piece, marker, 0 if forward else value)
     elif line.tap == "score":
         scores = {**scores, line.track: line.now if forward else line.was}
     elif line.tap == "next-turn":
@@ -253,6 +263,8 @@ class _Live:
     def apply(self, line: Logged) -> None:
         if line.tap in ("mark", "unmark"):
             self._set(line.piece, line.marker, line.now)
+            for piece, marker, _ in line.cleared:
+                self._set(piece, marker, 0)
         elif line.tap == "score":
             self.scores[line.track] = line.now
         elif line.tap == "next-turn":
@@ -370,6 +382,9 @@ def replay(
                     state.set_aside(piece_key, marker, 0)  # cleared when the turn was played
         elif line.tap == "next-turn" and set(made.cleared) != set(line.cleared):
             problems.append(f"log line {n}: the markers it cleared are not the ones the turn clears")
+            break
+        elif line.tap == "mark" and set(made.cleared) != set(line.cleared):
+            problems.append(f"log line {n}: the markers it took off are not the ones its marker takes off")
             break
         state.apply(made)
     return state.state(), problems
