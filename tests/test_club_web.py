@@ -420,3 +420,41 @@ def test_signing_in_never_sends_the_browser_to_another_site(served, away):
     answer = server.post("/sign-in", {"name": "Hal", "passphrase": "a long phrase", "next": away})
     assert answer.status == 303 and answer.headers["location"] == "/"
     assert member.get("/").status == 303
+
+
+def test_certfile_and_keyfile_serve_https_with_a_secure_cookie(tmp_path):
+    import http.client
+    import ssl
+    import subprocess
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        capture_output=True,
+    )  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip("openssl cannot make a certificate here")
+    folder = make_club(tmp_path, {"Ana": "player"})
+    server = start(folder, "--certfile", str(cert), "--keyfile", str(key))
+    try:
+        assert f"at https://127.0.0.1:{server.port}/" in "".join(server.output)
+        secret = club.invite(folder, "Ana").link.rsplit("/join/", 1)[1]
+        trusted = ssl.create_default_context(cafile=str(cert))
+        trusted.check_hostname = False  # a test certificate names no host (the chain is still checked)
+        conn = http.client.HTTPSConnection("127.0.0.1", server.port, context=trusted)
+        try:
+            host = f"127.0.0.1:{server.port}"
+            conn.request("POST", f"/join/{secret}", headers={"Host": host, "Origin": f"https://{host}"})
+            answer = conn.getresponse()
+            answer.read()
+            cookie = answer.getheader("set-cookie")
+            assert answer.status == 303
+            assert cookie.startswith("__Host-listbuilder_session=") and "; Secure" in cookie
+            conn.request("GET", "/", headers={"Host": host, "Cookie": cookie.split(";", 1)[0]})
+            page = conn.getresponse()
+            assert page.status == 200 and "Your lists" in page.read().decode()
+        finally:
+            conn.close()
+    finally:
+        server.stop()
