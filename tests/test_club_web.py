@@ -458,3 +458,21 @@ def test_certfile_and_keyfile_serve_https_with_a_secure_cookie(tmp_path):
             conn.close()
     finally:
         server.stop()
+
+
+def test_behind_a_proxy_its_headers_give_https_and_the_clients_address(tmp_path):
+    folder = make_club(tmp_path, {"Ana": "player"})
+    server = start(folder, "--proxy-headers")
+    try:
+        secret = club.invite(folder, "Ana").link.rsplit("/join/", 1)[1]
+        proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7"}
+        answer = server.post(f"/join/{secret}", {}, proxied)
+        assert answer.status == 303 and answer.headers["set-cookie"].startswith("__Host-listbuilder_session=")
+        # failed sign-ins are counted by the client's address the proxy names: 20 from it, then refused
+        for n in range(20):  # (each a different name: a member's own limit is 5)
+            assert server.post("/sign-in", {"name": f"Guess {n}", "passphrase": "not theirs"}, proxied).status == 401
+        assert server.post("/sign-in", {"name": "Zed", "passphrase": "not hers at all"}, proxied).status == 429
+        other = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.9"}
+        assert server.post("/sign-in", {"name": "Zed", "passphrase": "not his at all"}, other).status == 401
+    finally:
+        server.stop()
