@@ -202,3 +202,23 @@ def test_a_members_name_is_checked(tmp_path, name):
 
     with pytest.raises(InputError, match="cannot be a member's name"):
         club.invite(folder, name)
+
+
+def test_a_database_that_cannot_be_written_is_said_and_changes_nothing(tmp_path):
+    from listbuilder.errors import OutputError
+
+    folder, _ = _club(tmp_path)
+    store = open_store(folder)
+    before = len(store.log())
+    store.connection().execute("PRAGMA query_only = ON")  # as a read-only file or a full disk refuses
+    with pytest.raises(OutputError, match="the club's database cannot be written"):
+        store.note(None, "anything")
+    store.connection().execute("PRAGMA query_only = OFF")
+    assert len(store.log()) == before
+
+
+def test_club_new_where_no_folder_can_be_made_exits_3(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = cli("club", "new", str(blocker / "club"))
+    assert result.exit_code == 3 and "cannot make the club's folder" in result.stderr
