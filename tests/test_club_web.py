@@ -65,6 +65,7 @@ def test_signed_out_a_page_goes_to_sign_in_and_every_post_is_refused(served):
     assert nobody.get(f"/list/{ANA_LIST}").headers["location"] == f"/sign-in?next=/list/{ANA_LIST}"
     assert nobody.get("/sign-in").status == 200
     assert nobody.get("/static/web.css").status == 200
+    assert nobody.get("/fonts/nothing.otf").status == 404  # the fonts the sign-in page is drawn with
     gets, posts = _paths_with_file(ANA_LIST)
     for path in [*posts, "/new", "/import", "/restore", "/sign-out", "/upload", "/club/invite", "/club/revoke"]:
         answer = nobody.post(path, {"token": "x"})

@@ -34,7 +34,7 @@ from listbuilder.web.site import VISIT, Site, Visit, is_htmx
 COOKIE = "listbuilder_session"
 SECURE_COOKIE = "__Host-listbuilder_session"  # a name browsers keep only from HTTPS, for this host alone
 COOKIE_SECONDS = 90 * 86400  # as long as a session lasts unseen (the store's SESSION_DAYS)
-OPEN = ("/sign-in", "/join/", "/static/")
+OPEN = ("/sign-in", "/join/", "/static/", "/fonts/")  # the sign-in pages, and what they are drawn with
 # What of another member's list may be read: the builder (read-only), print and share, exports,
 # the QR code, the pocket card, the file, the comparison, a unit's rules, the catalog and the status.
 READABLE = re.compile(r"(|/share|/export/[a-z]+|/qr\.svg|/print|/pocket|/download|/compare|/rules|/catalog|/status)")
