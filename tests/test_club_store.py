@@ -222,3 +222,24 @@ def test_club_new_where_no_folder_can_be_made_exits_3(cli, tmp_path):
     blocker.write_text("not a folder")
     result = cli("club", "new", str(blocker / "club"))
     assert result.exit_code == 3 and "cannot make the club's folder" in result.stderr
+
+
+def test_a_session_is_noted_hourly_and_ends_unseen_for_90_days(tmp_path):
+    folder, link = _club(tmp_path)
+    store = open_store(folder)
+    _, session = store.use_link(_secret(link), "phone")
+    now = time.time()
+
+    def seen_at(at: float) -> None:
+        with store.write() as db:
+            db.execute("UPDATE sessions SET seen = ? WHERE hash = ?", (at, hashed(session)))
+
+    seen_at(now - 3599)  # within the hour: not written again
+    assert store.session(session).seen == pytest.approx(now - 3599)
+    seen_at(now - 3601)
+    store.session(session)
+    assert store.session(session).seen >= now
+    seen_at(now - 90 * 86400 + 60)  # a minute short of 90 days: still signed in
+    assert store.session(session) is not None
+    seen_at(now - 90 * 86400 - 1)
+    assert store.session(session) is None

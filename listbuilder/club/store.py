@@ -291,9 +291,21 @@ class Store:
         if not same(str(row[0]), digest) or member.revoked is not None or float(row[2]) < now - SESSION_DAYS * 86400:
             return None
         if float(row[2]) < now - SEEN_EVERY:
-            with self.write() as db:
-                db.execute("UPDATE sessions SET seen = ? WHERE hash = ?", (now, digest))
+            self._seen(digest, now)
         return Session(hash=digest, member=member, created=float(row[1]), seen=float(row[2]), device=str(row[3]))
+
+    def _seen(self, digest: str, now: float) -> None:
+        """Note that a session was seen: best effort, waiting at most 50 ms for another writer
+        (a server asks on its event loop, which must never wait for long)."""
+        db = self.connection()
+        db.execute("PRAGMA busy_timeout = 50")
+        try:
+            with self.write() as w:
+                w.execute("UPDATE sessions SET seen = ? WHERE hash = ?", (now, digest))
+        except OutputError:
+            pass  # busy: the next request notes it
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
     def sessions_of(self, member: Member) -> list[Session]:
         rows = self.read(
