@@ -52,8 +52,8 @@ def test_a_member_signs_in_by_link_on_a_phone_and_builds_a_list(browser: Any, se
         assert page.url == server.url + "/sign-in"
         _sign_in(page, server, folder, "Ana")
         assert page.get_by_role("heading", name="Your lists").is_visible()
-        page.get_by_label("Rule set").select_option("might-skirmish")
-        page.get_by_label("Name").fill("Ana's Zombies")
+        page.locator("#new-system").select_option("might-skirmish")
+        page.get_by_role("textbox", name="Name").fill("Ana's Zombies")
         page.get_by_role("button", name="Start the list").click()
         page.wait_for_url("**/list/ana-s-zombies.yaml**")
         page.get_by_role("button", name="Add Hunter").first.click()

@@ -202,3 +202,44 @@ def test_a_members_name_is_checked(tmp_path, name):
 
     with pytest.raises(InputError, match="cannot be a member's name"):
         club.invite(folder, name)
+
+
+def test_a_database_that_cannot_be_written_is_said_and_changes_nothing(tmp_path):
+    from listbuilder.errors import OutputError
+
+    folder, _ = _club(tmp_path)
+    store = open_store(folder)
+    before = len(store.log())
+    store.connection().execute("PRAGMA query_only = ON")  # as a read-only file or a full disk refuses
+    with pytest.raises(OutputError, match="the club's database cannot be written"):
+        store.note(None, "anything")
+    store.connection().execute("PRAGMA query_only = OFF")
+    assert len(store.log()) == before
+
+
+def test_club_new_where_no_folder_can_be_made_exits_3(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = cli("club", "new", str(blocker / "club"))
+    assert result.exit_code == 3 and "cannot make the club's folder" in result.stderr
+
+
+def test_a_session_is_noted_hourly_and_ends_unseen_for_90_days(tmp_path):
+    folder, link = _club(tmp_path)
+    store = open_store(folder)
+    _, session = store.use_link(_secret(link), "phone")
+    now = time.time()
+
+    def seen_at(at: float) -> None:
+        with store.write() as db:
+            db.execute("UPDATE sessions SET seen = ? WHERE hash = ?", (at, hashed(session)))
+
+    seen_at(now - 3599)  # within the hour: not written again
+    assert store.session(session).seen == pytest.approx(now - 3599)
+    seen_at(now - 3601)
+    store.session(session)
+    assert store.session(session).seen >= now
+    seen_at(now - 90 * 86400 + 60)  # a minute short of 90 days: still signed in
+    assert store.session(session) is not None
+    seen_at(now - 90 * 86400 - 1)
+    assert store.session(session) is None

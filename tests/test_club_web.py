@@ -65,6 +65,7 @@ def test_signed_out_a_page_goes_to_sign_in_and_every_post_is_refused(served):
     assert nobody.get(f"/list/{ANA_LIST}").headers["location"] == f"/sign-in?next=/list/{ANA_LIST}"
     assert nobody.get("/sign-in").status == 200
     assert nobody.get("/static/web.css").status == 200
+    assert nobody.get("/fonts/nothing.otf").status == 404  # the fonts the sign-in page is drawn with
     gets, posts = _paths_with_file(ANA_LIST)
     for path in [*posts, "/new", "/import", "/restore", "/sign-out", "/upload", "/club/invite", "/club/revoke"]:
         answer = nobody.post(path, {"token": "x"})
@@ -228,7 +229,7 @@ def test_a_passphrase_signs_in_and_wrong_ones_are_limited(served):
         .execute("SELECT passphrase FROM members WHERE name = 'Fay'")
         .fetchone()[0]
     )
-    assert digest.startswith("$argon2id$")
+    assert digest.startswith("$argon2id$v=19$m=19456,t=2,p=1$")  # OWASP's argon2id minimum
     other = Member(server)
     answer = server.post("/sign-in", {"name": "fay", "passphrase": "correct horse"})
     assert answer.status == 303 and "listbuilder_session=" in answer.headers["set-cookie"]
@@ -276,26 +277,36 @@ def _multipart(token: str, files: list[tuple[str, bytes]]) -> tuple[bytes, str]:
 
 
 def test_a_killed_server_restarts_with_every_acknowledged_change(tmp_path):
+    # Two writers at once, each in sequence: one renames the list "Run 1", "Run 2"..., the other
+    # adds a Hunter at a time. Killed (SIGKILL) mid-change, the server restarts with each writer's
+    # last acknowledged change, or the one under way when it died, never less.
     folder = make_club(tmp_path, {"Ana": "player"}, {"Ana": ["might-skirmish-zombie-family.legal"]})
     server = start(folder)
     ana = signed_in(server, folder, "Ana")
     token = ana.token()
-    acknowledged: list[int] = []
+    named, added = [0], [0]
     stop = threading.Event()
 
-    def change(n: int) -> None:
+    def rename() -> None:
         while not stop.is_set():
+            fields = {"token": token, "change": "set", "key": "name", "value": f"Run {named[0] + 1}"}
             try:
-                answer = ana.post(
-                    f"/list/{ANA_LIST}/change", {"token": token, "change": "set", "key": "name", "value": f"Run {n}"}
-                )
+                answer = ana.post(f"/list/{ANA_LIST}/change", fields)
             except OSError:
                 return
             if answer.status == 303:
-                acknowledged.append(n)
-                n += 10
+                named[0] += 1
 
-    threads = [threading.Thread(target=change, args=(i,)) for i in range(3)]
+    def add() -> None:
+        while not stop.is_set():
+            try:
+                answer = ana.post(f"/list/{ANA_LIST}/change", {"token": token, "change": "add", "unit": "Hunter"})
+            except OSError:
+                return
+            if answer.status == 303:
+                added[0] += 1
+
+    threads = [threading.Thread(target=rename), threading.Thread(target=add)]
     for t in threads:
         t.start()
     time.sleep(1.5)
@@ -304,16 +315,16 @@ def test_a_killed_server_restarts_with_every_acknowledged_change(tmp_path):
     stop.set()
     for t in threads:
         t.join()
-    assert acknowledged
+    assert named[0] > 0 and added[0] > 0
     again = start(folder)
     try:
         back = Member(again, ana.cookie)
         assert back.get("/").status == 200  # the session survived
         text = (folder / "members" / "ana" / ANA_LIST).read_text()
-        name = re.search(r"^name: (.*)$", text, re.M).group(1)
-        # the list holds the last acknowledged change, or one that was being made when killed
-        assert name.startswith("Run ")
-        assert int(name.split()[1]) >= max(acknowledged) - 20
+        name = int(re.search(r"^name: Run (\d+)$", text, re.M).group(1))
+        hunters = int(re.search(r"unit: Hunter\n    count: (\d+)", text).group(1))
+        assert name in (named[0], named[0] + 1)
+        assert hunters in (2 + added[0], 2 + added[0] + 1)  # the list had 2
         db = sqlite3.connect(folder / ".listbuilder" / "club.sqlite")
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
@@ -377,3 +388,92 @@ def _https(client, method: str, path: str) -> tuple[int, dict[str, str]]:
     asyncio.run(client.app(scope, receive, send))
 
     return started["status"], {k.decode().lower(): v.decode() for k, v in started["headers"]}
+
+
+def test_two_servers_share_one_club_safely(tmp_path):
+    folder = make_club(tmp_path, {"Ana": "player"}, {"Ana": ["might-skirmish-zombie-family.legal"]})
+    first, second = start(folder), start(folder)
+    try:
+        ana = signed_in(first, folder, "Ana")
+        there = Member(second, ana.cookie)  # the same session, on the other server
+        assert there.get("/").status == 200
+        token = ana.token()
+        assert there.token() == token
+        for n in range(6):  # changes through both, in turn: each one kept
+            served = (ana, there)[n % 2]
+            answer = served.post(f"/list/{ANA_LIST}/change", {"token": token, "change": "add", "unit": "Hunter"})
+            assert answer.status == 303
+        text = (folder / "members" / "ana" / ANA_LIST).read_text()
+        assert re.search(r"unit: Hunter\n    count: 8\n", text), text  # 2 + 6
+        club.revoke(folder, "Ana")
+        assert ana.get("/").status == 303 and there.get("/").status == 303
+    finally:
+        first.stop()
+        second.stop()
+
+
+@pytest.mark.parametrize("away", ["//evil.example/", "/\\evil.example/", "https://evil.example/"])
+def test_signing_in_never_sends_the_browser_to_another_site(served, away):
+    server, folder = served
+    member = Member(server)
+    signed = signed_in(server, folder, "Hal")
+    signed.post("/me/passphrase", {"token": signed.token(), "passphrase": "a long phrase", "again": "a long phrase"})
+    answer = server.post("/sign-in", {"name": "Hal", "passphrase": "a long phrase", "next": away})
+    assert answer.status == 303 and answer.headers["location"] == "/"
+    assert member.get("/").status == 303
+
+
+def test_certfile_and_keyfile_serve_https_with_a_secure_cookie(tmp_path):
+    import http.client
+    import ssl
+    import subprocess
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        capture_output=True,
+    )  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip("openssl cannot make a certificate here")
+    folder = make_club(tmp_path, {"Ana": "player"})
+    server = start(folder, "--certfile", str(cert), "--keyfile", str(key))
+    try:
+        assert f"at https://127.0.0.1:{server.port}/" in "".join(server.output)
+        secret = club.invite(folder, "Ana").link.rsplit("/join/", 1)[1]
+        trusted = ssl.create_default_context(cafile=str(cert))
+        trusted.check_hostname = False  # a test certificate names no host (the chain is still checked)
+        conn = http.client.HTTPSConnection("127.0.0.1", server.port, context=trusted)
+        try:
+            host = f"127.0.0.1:{server.port}"
+            conn.request("POST", f"/join/{secret}", headers={"Host": host, "Origin": f"https://{host}"})
+            answer = conn.getresponse()
+            answer.read()
+            cookie = answer.getheader("set-cookie")
+            assert answer.status == 303
+            assert cookie.startswith("__Host-listbuilder_session=") and "; Secure" in cookie
+            conn.request("GET", "/", headers={"Host": host, "Cookie": cookie.split(";", 1)[0]})
+            page = conn.getresponse()
+            assert page.status == 200 and "Your lists" in page.read().decode()
+        finally:
+            conn.close()
+    finally:
+        server.stop()
+
+
+def test_behind_a_proxy_its_headers_give_https_and_the_clients_address(tmp_path):
+    folder = make_club(tmp_path, {"Ana": "player"})
+    server = start(folder, "--proxy-headers")
+    try:
+        secret = club.invite(folder, "Ana").link.rsplit("/join/", 1)[1]
+        proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7"}
+        answer = server.post(f"/join/{secret}", {}, proxied)
+        assert answer.status == 303 and answer.headers["set-cookie"].startswith("__Host-listbuilder_session=")
+        # failed sign-ins are counted by the client's address the proxy names: 20 from it, then refused
+        for n in range(20):  # (each a different name: a member's own limit is 5)
+            assert server.post("/sign-in", {"name": f"Guess {n}", "passphrase": "not theirs"}, proxied).status == 401
+        assert server.post("/sign-in", {"name": "Zed", "passphrase": "not hers at all"}, proxied).status == 429
+        other = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.9"}
+        assert server.post("/sign-in", {"name": "Zed", "passphrase": "not his at all"}, other).status == 401
+    finally:
+        server.stop()

@@ -118,7 +118,7 @@ def start(folder: Path, *args: str, open_browser: bool = False, env_extra: dict[
         if not line:
             break
         lines.append(line)
-        found = re.search(r"at http://([0-9.]+):(\d+)/", line)
+        found = re.search(r"at https?://([0-9.]+):(\d+)/", line)
         if found:
             server = Server(proc, folder, found.group(1), int(found.group(2)), lines)
             return server

@@ -86,8 +86,7 @@ def new_club(folder: Path, name: str, url: str, organiser: str, owner: str | Non
         )
     first = member_name(organiser)
     adopter = member_name(owner) if owner is not None else None
-    folder.mkdir(parents=True, exist_ok=True)
-    store = open_store(folder, create=True)
+    store = open_store(folder, create=True)  # (makes the folder, or says why it cannot)
     store.set_setting("name", " ".join(name.split()) or folder.resolve().name)
     store.set_setting("url", url.rstrip("/"))
     made = store.add_member(first, folder_name(first, store), "organiser")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from listbuilder.club.tokens import hashed, new_secret, same
-from listbuilder.errors import InputError
+from listbuilder.errors import InputError, OutputError
 from listbuilder.record import Record, record
 
 STATE = ".listbuilder"
@@ -136,13 +136,20 @@ class Store:
     def write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed as a whole when the block ends, or not at all."""
         db = self.connection()
-        db.execute("BEGIN IMMEDIATE")
         try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:  # a full disk, a read-only folder, a lock held too long
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise OutputError.detailed(
+                "the club's database cannot be written", f"{exc}: nothing was changed", file=self.path
+            ) from None
 
     def read(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
         """The rows of a query (SQLite's values: whatever each column holds)."""
@@ -284,9 +291,21 @@ class Store:
         if not same(str(row[0]), digest) or member.revoked is not None or float(row[2]) < now - SESSION_DAYS * 86400:
             return None
         if float(row[2]) < now - SEEN_EVERY:
-            with self.write() as db:
-                db.execute("UPDATE sessions SET seen = ? WHERE hash = ?", (now, digest))
+            self._seen(digest, now)
         return Session(hash=digest, member=member, created=float(row[1]), seen=float(row[2]), device=str(row[3]))
+
+    def _seen(self, digest: str, now: float) -> None:
+        """Note that a session was seen: best effort, waiting at most 50 ms for another writer
+        (a server asks on its event loop, which must never wait for long)."""
+        db = self.connection()
+        db.execute("PRAGMA busy_timeout = 50")
+        try:
+            with self.write() as w:
+                w.execute("UPDATE sessions SET seen = ? WHERE hash = ?", (now, digest))
+        except OutputError:
+            pass  # busy: the next request notes it
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
     def sessions_of(self, member: Member) -> list[Session]:
         rows = self.read(
@@ -386,7 +405,12 @@ def open_store(folder: Path, *, create: bool = False) -> Store:
     path = database(folder)
     if not create and not path.is_file():
         raise InputError.detailed("not a club folder", "make one first, or give the club's folder", file=folder)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError.detailed(
+            "cannot make the club's folder", exc.strerror or str(exc), file=path.parent, hint="choose another folder"
+        ) from None
     store = Store(path)
     try:
         db = store.connection()

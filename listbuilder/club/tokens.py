@@ -11,10 +11,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
 
 SECRET_BYTES = 32
 MIN_PASSPHRASE = 10  # characters: a passphrase of a few words, not a PIN
 MAX_PASSPHRASE = 1000  # argon2 hashes whatever it is given: a bound on the work a form can ask
+# argon2id's cost: OWASP's recommended minimum (19 MiB of memory, 2 passes, 1 lane), about 30 ms;
+# at most HASHING_AT_ONCE at a time, so a crowd of sign-ins cannot take the server's memory.
+TIME_COST, MEMORY_KIB, LANES = 2, 19 * 1024, 1
+HASHING_AT_ONCE = 2
+_HASHING = threading.BoundedSemaphore(HASHING_AT_ONCE)
 
 
 def new_secret() -> str:
@@ -40,17 +50,22 @@ def form_token(session: str) -> str:
 
 def hash_passphrase(passphrase: str) -> str:
     """A passphrase's argon2id hash (with its salt and parameters, as argon2 encodes them)."""
+    with _HASHING:
+        return _hasher().hash(passphrase)
+
+
+def _hasher() -> PasswordHasher:
     from argon2 import PasswordHasher  # only setting or checking a passphrase needs it
 
-    return PasswordHasher().hash(passphrase)
+    return PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=LANES)
 
 
 def passphrase_matches(stored: str, given: str) -> bool:
     """Whether ``given`` is the passphrase whose hash is ``stored`` (argon2 compares in constant time)."""
-    from argon2 import PasswordHasher
     from argon2.exceptions import InvalidHashError, VerificationError
 
     try:
-        return PasswordHasher().verify(stored, given)
+        with _HASHING:
+            return bool(_hasher().verify(stored, given))
     except (VerificationError, InvalidHashError):
         return False

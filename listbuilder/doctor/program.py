@@ -30,6 +30,10 @@ from listbuilder.rules.formats import Group, Unit
 # The largest number a question may hold: well inside the 2**53 integers a double holds exactly,
 # so that answers one model or one point apart stay apart in the solver's arithmetic.
 MAX_EXACT = 10**15
+# Different units and statlines in one question: each is a variable of the program, and a custom
+# unit's nearest legal statlines are more; past a few hundred, the work grows far faster than the
+# list (1,000 custom units took 6 s of CPU, 3,000 ran into MAX_SECONDS). benchmarks/bench_club.py.
+MAX_PROFILES = 250
 MAX_SECONDS = 20.0  # one fix or fill question in all (the shipped examples take well under a second)
 
 
@@ -274,6 +278,16 @@ class Program:
             if (low is not None and got < low) or (high is not None and got > high):
                 raise RuntimeError("the solver's answer breaks a row of its program")
         return found
+
+
+def check_profiles(count: int) -> None:
+    """Refuse, before any work, a question over ``count`` different profiles past ``MAX_PROFILES``."""
+    if count > MAX_PROFILES:
+        raise TooLarge.detailed(
+            f"too large for an exact answer: {count:,} different units and statlines",
+            f"the list doctor answers lists of up to {MAX_PROFILES:,} different units and statlines",
+            hint="fix or fill a list with fewer different entries",
+        )
 
 
 def too_slow() -> TooLarge:

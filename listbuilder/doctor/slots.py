@@ -82,6 +82,12 @@ def leader_matters(system: System) -> bool:
     return any(g.leader is not None for name, g in groups.items() if name in counted)
 
 
+def profile_count(army: ArmyList) -> int:
+    """How many different profiles ``army`` holds: the slots ``list_slots`` makes of it, counted
+    without making them (a custom unit's repairs are work)."""
+    return len({_key(e.unit, e.custom) for e in army.entries})
+
+
 def list_slots(army: ArmyList, system: System) -> list[Slot]:
     """One slot per distinct profile of the list (entries of the same unit share one, leaders or not).
 

@@ -28,7 +28,7 @@ from listbuilder.army.report import Report, build_report
 from listbuilder.doctor import program
 from listbuilder.doctor.answers import DoctorAnswer, StatlineFix, Status, Suggestion
 from listbuilder.doctor.program import Program
-from listbuilder.doctor.slots import Slot, catalog_slots, leader_matters, list_slots
+from listbuilder.doctor.slots import Slot, catalog_slots, leader_matters, list_slots, profile_count
 from listbuilder.doctor.solution import change, suggestion
 from listbuilder.errors import Action
 from listbuilder.rules.forcerules import ForceRule, Limit, Linear, NotEncodable
@@ -49,6 +49,7 @@ def fix(army: ArmyList, system: System, basis: str = "", started: float | None =
     report = build_report(army, system)
     if report.legal():
         return DoctorAnswer(command="fix", status="nothing to fix", report=report)
+    program.check_profiles(profile_count(army))
     deadline.check()
     slots = fix_slots(army, system)
     deadline.check()
@@ -95,6 +96,7 @@ def fill(
     if report.total >= target:
         why = f"the list is at {report.total:,} of the {target:,} {unit} aimed at"
         return DoctorAnswer(command="fill", status="nothing to add", report=report, target=target, why=why)
+    program.check_profiles(profile_count(army))
     deadline.check()
     slots = fill_slots(army, system, faction)
     deadline.check()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,10 +34,10 @@ from listbuilder.web.site import VISIT, Site, Visit, is_htmx
 COOKIE = "listbuilder_session"
 SECURE_COOKIE = "__Host-listbuilder_session"  # a name browsers keep only from HTTPS, for this host alone
 COOKIE_SECONDS = 90 * 86400  # as long as a session lasts unseen (the store's SESSION_DAYS)
-OPEN = ("/sign-in", "/join/", "/static/")
+OPEN = ("/sign-in", "/join/", "/static/", "/fonts/")  # the sign-in pages, and what they are drawn with
 # What of another member's list may be read: the builder (read-only), print and share, exports,
-# the QR code, the comparison, a unit's rules, the catalog and the status a page polls.
-READABLE = re.compile(r"(|/share|/export/[a-z]+|/qr\.svg|/print|/compare|/rules|/catalog|/status)")
+# the QR code, the pocket card, the file, the comparison, a unit's rules, the catalog and the status.
+READABLE = re.compile(r"(|/share|/export/[a-z]+|/qr\.svg|/print|/pocket|/download|/compare|/rules|/catalog|/status)")
 OTHERS = re.compile(r"/m/([^/]+)/list/([^/]+)(.*)")
 
 
@@ -205,7 +204,3 @@ class ClubGate:
         if stale:  # a cookie of a session that ended: the browser forgets it
             answer.headers.append("set-cookie", session_cookie(scope, None))
         await answer(scope, receive, send)
-
-
-def now_text(at: float) -> str:
-    return time.strftime("%H:%M UTC on %Y-%m-%d", time.gmtime(at))

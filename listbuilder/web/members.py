@@ -20,7 +20,18 @@ from listbuilder.api import club, folders
 from listbuilder.errors import InputError, ListbuilderError
 from listbuilder.web.gate import Club, session_cookie
 from listbuilder.web.security import MAX_BODY, token_matches
-from listbuilder.web.site import Endpoint, Refused, Site, attachment, blocking, error_message, form_of, one, redirect
+from listbuilder.web.site import (
+    Endpoint,
+    Refused,
+    Site,
+    attachment,
+    blocking,
+    error_message,
+    form_of,
+    one,
+    redirect,
+    unreadable,
+)
 
 MAX_UPLOADS = 20  # list files one upload form may carry
 
@@ -44,8 +55,14 @@ def _locked(site: Site, request: Request, at: float, template: str, **context: A
     return page
 
 
+def _local(page: str) -> bool:
+    """Whether ``page`` is an address on this server (``/...``, never ``//host`` or ``/\\host``,
+    which a browser takes to another site)."""
+    return page.startswith("/") and not page.startswith(("//", "/\\")) and "\\" not in page
+
+
 def _signed_in(request: Request, session: str, member: club.Member, next_page: str = "/") -> Response:
-    target = next_page if next_page.startswith("/") and not next_page.startswith("//") else "/"
+    target = next_page if _local(next_page) else "/"
     if member.role == "viewer" and target == "/":
         target = "/club"
     answer = RedirectResponse(target, status_code=303)
@@ -146,16 +163,9 @@ def sign_out(site: Site, gate: Club) -> Endpoint:
 
 
 async def _token_form(request: Request, site: Site) -> Mapping[str, list[str]]:
-    """A posted form with this visit's token; unlike ``form_of``, allowed for a viewer (signing
-    out, a passphrase: a viewer's own, not the lists')."""
-    form = await request.form(max_files=0, max_fields=50, max_part_size=MAX_BODY)
-    fields: dict[str, list[str]] = {}
-    for key, value in form.multi_items():
-        if isinstance(value, str):
-            fields.setdefault(key, []).append(value)
-    if not token_matches((fields.get("token") or [""])[-1], site.token):
-        raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
-    return fields
+    """A posted form with this visit's token, allowed for a viewer too (signing out, a
+    passphrase, an organiser's invitation: the member's own, not the lists')."""
+    return await form_of(request, site, lists=False)
 
 
 def _me_context(site: Site, gate: Club) -> dict[str, Any]:
@@ -254,13 +264,12 @@ def share_with_club(site: Site, gate: Club) -> Endpoint:
         try:
             await blocking(folders.list_state, site.folder, file, site.catalogs)  # a list of theirs, or 404
         except ListbuilderError as exc:
-            from listbuilder.web.site import unreadable
-
             return unreadable(site, request, exc)
         await blocking(gate.store.share, member, file, shared)
         back = one(fields, "back", "/me") or "/me"
+        back = back if _local(back) else "/me"
         return redirect(
-            back if back.startswith("/") and not back.startswith("//") else "/me",
+            back,
             f"{'Shared' if shared else 'Stopped sharing'} {file}",
         )
 

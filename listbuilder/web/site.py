@@ -197,8 +197,9 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true" and request.headers.get("hx-boosted") != "true"
 
 
-async def form_of(request: Request, site: Site) -> Mapping[str, list[str]]:
-    """The posted form, each field a list of values; refuses a write without this server's token."""
+async def form_of(request: Request, site: Site, *, lists: bool = True) -> Mapping[str, list[str]]:
+    """The posted form, each field a list of values; refuses a write without this server's token,
+    and (``lists``: the form changes lists) one to a folder served read-only."""
     form = await request.form(max_files=0, max_fields=2000, max_part_size=MAX_BODY)
     fields: dict[str, list[str]] = {}
     for key, value in form.multi_items():
@@ -209,7 +210,7 @@ async def form_of(request: Request, site: Site) -> Mapping[str, list[str]]:
         if given and from_a_page(request):
             raise Restarted(page_of(request))
         raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
-    if site.read_only:
+    if lists and site.read_only:
         raise Refused(403, "This folder is served read-only: nothing can be changed.")
     return fields
 
