@@ -74,17 +74,20 @@ class Action(Record):
 
     kind: str
     system: str = ""
-    # for 'price': stats to show in an example, each (key, value); for 'price-unit': ("unit", name)
+    # for 'price': stats to show in an example, each (key, value); for 'price-unit': ("unit", name);
+    # for 'own-entry': ("stat", its label), ("figures", the word for them) and, for figures that
+    # carry two items, ("item", name) for each; for 'limit': ("key", the limit's key), ("most", N)
     example: tuple[tuple[str, str], ...] = ()
 
 
 # What an Action may point to: the units of a rule set's catalogs, adding units to a list, the
 # list doctor's fix and fill, a new list, a JSON export, a yaml export with every unit written
 # out, the total to fill to, the file to write, pricing a statline, pricing a catalog unit, naming
-# a catalog folder of one's own, a QR code printed with the roster it goes on, a unit's current name
-# for its former one, a retired unit replaced or removed, the rule set of a list typed by hand, the
-# size of a new list (its example: ("unit", "figures")); in a club, a folder's lists made a member's
-# own, a new sign-in link.
+# a catalog folder of one's own, a QR code printed with the roster it goes on, figures of a unit
+# that carry none of its items (or two of them) put in a unit of their own, a limit of the right
+# size, a unit's current name for its former one, a retired unit replaced or removed, the rule set
+# of a list typed by hand, the size of a new list (its example: ("unit", "figures")); in a club, a
+# folder's lists made a member's own, a new sign-in link.
 ACTIONS = (
     "catalog",
     "add",
@@ -99,6 +102,8 @@ ACTIONS = (
     "price-unit",
     "catalogs",
     "qr-on-roster",
+    "own-entry",
+    "limit",
     "rename",
     "retired",
     "import-system",

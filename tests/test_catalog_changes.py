@@ -10,6 +10,8 @@ Might is a fighter's cost in might-skirmish (its system.yaml, 'cost: kind: stat'
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -259,3 +261,58 @@ def test_in_a_browser_the_use_button_renames_and_the_page_passes_axe(
         assert lists.check_list(served.folder / name, BOOKS).total == 37  # the rename kept the points
     finally:
         context.close()
+
+
+def test_check_catalog_prices_old_names_and_retired_units_and_loads_old_lists(cli):
+    result = cli("check-catalog", FIXTURE / "ms-revised", "--catalogs", FIXTURE, "--json")
+    assert result.exit_code == 0, result.stdout
+
+    cases = {(c["kind"], c["file"]): (c["passed"], c["got"]) for c in json.loads(result.stdout)["results"]}
+    assert cases[("cost", "tests/costs.yaml:3")] == (True, "12 points")  # Tomb King, the Crypt Lord's old name
+    assert cases[("cost", "tests/costs.yaml:4")] == (True, "6 points")  # the Ghast's last Might
+    assert cases[("cost", "tests/costs.yaml:5")] == (True, "3 points")  # the Grave Bat's
+    assert cases[("legal", "tests/legal/an-old-crypt-list.yaml")][0]
+
+
+def test_reprice_pairs_a_renamed_unit_with_its_old_self(tmp_path):
+    from listbuilder.authoring.reprice import compare
+
+    old = tmp_path / "old"
+    shutil.copytree(FIXTURE / "ms-revised", old / "ms-revised")
+    faction = old / "ms-revised" / "factions" / "crypt.yaml"
+    text = faction.read_text()
+    text = re.sub(r"  - name: Crypt Lord\n    formerly: .*\n", "  - name: Tomb King\n", text)
+    text = text[: text.index("retired:")] + "  - {name: Ghast, class: Beast, might: 6}\n"
+    faction.write_text(text)
+    (old / "ms-revised" / "system.yaml").write_text(
+        (old / "ms-revised" / "system.yaml").read_text().replace("revision: 3", "revision: 1")
+    )
+    before = Catalogs([old], cache=False).get("ms-revised")
+    prices = {p.name: (p.old, p.new) for p in compare(before, BOOKS.get("ms-revised"), "old", "new", []).units}
+    assert prices["Crypt Lord (formerly Tomb King)"] == (12, 12)
+    assert "Tomb King" not in prices and "Crypt Lord" not in prices
+    assert prices["Ghast"] == (6, None)  # taken out: no price in the new catalogs
+
+
+def test_the_doctor_takes_a_retired_unit_away_but_never_adds_one(cli, tmp_path):
+    bats = write(tmp_path, "system: ms-revised\nname: Bats\npoints: 20\nunits:\n  - unit: Grave Bat\n    count: 8\n")
+    fixed = cli("fix", bats, "--json", "--catalogs", FIXTURE)
+    assert fixed.exit_code == 0, fixed.stderr
+    changes = [c for s in json.loads(fixed.stdout)["suggestions"] for c in s["changes"]]
+    bat_counts = [c["change"] for c in changes if c["unit"] == "Grave Bat"]
+    assert bat_counts and all(n < 0 for n in bat_counts)  # 24 of 20 points: 8 bats at 3, only ever fewer
+    filled = cli("fill", write(tmp_path), "--json", "--catalogs", FIXTURE)
+    assert filled.exit_code == 0, filled.stderr
+    added = {c["unit"] for s in json.loads(filled.stdout)["suggestions"] for c in s["changes"]}
+    assert added and not added & {"Ghast", "Grave Bat"}
+
+
+def test_an_import_names_an_old_unit_by_its_current_name_and_says_so(cli, tmp_path):
+    post = write(tmp_path, "Old Crypt\n2x Barrow King\nGhast x3\n", "post.txt")
+    result = cli("import", post, "--system", "ms-revised", "--catalogs", FIXTURE)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith("units:\n  - unit: Crypt Lord\n    count: 2\n  - unit: Ghast\n    count: 3\n")
+    assert f"note: {post}: line 2: 'Barrow King' is now called Crypt Lord in the ms-revised catalogs" in result.stderr
+    exported = cli("export", write(tmp_path), "--format", "json", "--catalogs", FIXTURE).stdout
+    back = cli("import", write(tmp_path, exported, "export.json"), "--catalogs", FIXTURE)
+    assert back.exit_code == 0 and "  - unit: Ghast\n    count: 2\n" in back.stdout  # a retired unit's JSON reads back

@@ -124,8 +124,9 @@ def test_deathzap_prints_immobilised_only_for_units_the_damage_table_can_immobil
 def test_deathmelt_prints_immobilised_only_for_vehicles_and_monsters(catalogs):
     # 000 line 71: only a vehicle or monster rolls on the damage table, whose 2-3 immobilises
     boxes = {e.name: e.model_boxes for e in roster_of(catalogs, "deathmelt-colonial-marines.legal.yaml").entries}
-    assert boxes["Marine APC"] == ("Danger", "Panicked", "Casualty", "Immobilised")
-    assert boxes["Recon Bike"] == ("Danger", "Panicked", "Casualty")  # a Light Vehicle (ruling vehicle-means-vehicle)
+    assert boxes["Marine APC"] == ("Danger", "Panicked", "Casualty", "Immobilised", "Hunkered down")
+    # a Light Vehicle (ruling vehicle-means-vehicle); any figure hunkers down (line 33)
+    assert boxes["Recon Bike"] == ("Danger", "Panicked", "Casualty", "Hunkered down")
 
 
 def test_the_roster_prints_each_units_own_boxes(cli, tmp_path):

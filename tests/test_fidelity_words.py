@@ -41,6 +41,7 @@ def test_a_custom_figure_with_armour_0_is_legal(cli, write_list):
         """\
         system: deathmelt
         name: Ghosts
+        figures: 2
         units:
           - unit: Brood Herald
           - name: Ghost
@@ -188,7 +189,7 @@ def test_a_loadout_past_the_figures_says_what_to_write_instead(cli, write_list):
 def test_what_the_error_suggests_is_legal(cli, write_list):
     # four riflemen and one figure with a rifle and a repeater, as two entries
     path = write_list(
-        "system: deathzap\nname: S\nunits:\n"
+        "system: deathzap\nname: S\nfigures: 6\nunits:\n"
         "  - name: Fire Team\n    figures: 4\n    type: Infantry\n    weapons: [Rifle]\n"
         "  - name: Fire Team Gunner\n    figures: 1\n    type: Infantry\n    weapons: [Rifle, Repeater]\n"
         "  - name: Unarmed\n    figures: 1\n    type: Infantry\n    weapons: []\n"

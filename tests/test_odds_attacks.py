@@ -64,7 +64,7 @@ def test_the_list_grid_names_its_kind_and_explains_kills_per_100_points(cli):
     ranged = cli("odds", ZOMBIES, ELVES, "--attack", "ranged").stdout
     # a Shambler is a Warrior, which cannot shoot (line 26): a dash, explained once
     assert next(line for line in ranged.splitlines() if "Shambler" in line).split()[2] == "–"
-    assert ranged.count("– : the row's unit can make no ranged attack on the column's unit") == 1
+    assert ranged.count("– : the row's unit cannot make this kind of attack (ranged attack) on the column's unit") == 1
     melee = cli("odds", ZOMBIES, ELVES).stdout
     assert "(might-skirmish, Melee attack)" in melee and "– :" not in melee  # everyone fights in melee
 
@@ -107,7 +107,7 @@ def test_render_vs_prints_one_grid_per_kind(cli, tmp_path):
     html = out.read_text()
     assert html.count('<figure class="matrix">') == 2
     assert html.index("Melee attack: the models each attack") < html.index("Ranged attack: the models each attack")
-    assert "– means the row&#39;s unit can make no ranged attack on the column&#39;s unit" in html
+    assert "– means the row&#39;s unit cannot make this kind of attack (ranged attack) on the column&#39;s unit" in html
     assert html.count("Kills per 100 points: the models one attack") == 2
 
 

@@ -88,17 +88,22 @@ def test_the_forces_stand_side_by_side_and_the_kind_switches_by_a_link(page: Pag
 
 def test_on_a_phone_the_unit_column_stays_when_the_grid_scrolls_sideways(page: Page):
     page.goto(page.base + COMPARE)  # type: ignore[attr-defined]
-    panel = page.locator("section.odds").first
+    panel = page.locator("section.odds .matrix-scroll").first
     wide = panel.evaluate("e => e.scrollWidth > e.clientWidth")
     if page.viewport_size and page.viewport_size["width"] == 1280:
         assert not wide  # the whole grid fits a desktop
         return
     assert wide  # eight columns and kills per 100 points: wider than a phone
     row_head = panel.locator("tbody th").first
-    before = row_head.bounding_box()
+    caption = page.locator("section.odds figcaption").first
+    before, title = row_head.bounding_box(), caption.bounding_box()
     panel.evaluate("e => { e.scrollLeft = e.scrollWidth }")
     after = row_head.bounding_box()
     assert before and after and after["x"] == pytest.approx(before["x"], abs=1)  # stuck, not scrolled away
+    assert caption.bounding_box() == title  # the caption stays too: only the table scrolls
+    # at the scroller's very edge: no gap where scrolled cells show beside it
+    edge = panel.bounding_box()
+    assert edge is not None and before["x"] == pytest.approx(edge["x"], abs=1)
     cell = panel.locator("tbody td").first.bounding_box()
     assert cell is not None and cell["x"] < before["x"]  # the cells went under it
     # the column's ground hides what scrolls under it

@@ -95,7 +95,8 @@ def test_the_kind_of_attack_is_switched_by_links_without_javascript(server: Serv
     assert bf_attack(7, 7, dice=4, keep=3)[0] == Fraction(50, 216)
     assert cells(ranged, "Cousin Sniper")[0][0] == "0.23"
     assert set(cells(ranged, "Shambler ×4")[0][:7]) == {"–"}
-    assert "– means the row&#39;s unit can make no ranged attack on the column&#39;s unit" in ranged
+    dash = "– means the row&#39;s unit cannot make this kind of attack (ranged attack) on the column&#39;s unit"
+    assert dash in ranged
     # a kind the rule set has not: its first kind, never an error page
     odd = server.get(compare(ZOMBIES, f"with={ELVES}&attack=magic"))
     assert odd.status == 200 and 'attack=melee" aria-current="page"' in odd.text
@@ -110,7 +111,7 @@ def test_deathzap_grids_offer_shooting_and_melee_and_the_brood_lord_fights(serve
     assert lord[0] == "7.90"  # as `listbuilder odds deathzap "Brood Lord" "Ranger Squad" --attack melee`
     shooting = server.get(compare(SWARM, f"with={RANGERS}&attack=shooting")).text
     assert set(cells(shooting, "Brood Lord")[0]) == {"–"}  # it carries no gun (001 lines 2-9)
-    assert "– means the row&#39;s unit can make no shooting on the column&#39;s unit" in shooting
+    assert "– means the row&#39;s unit cannot make this kind of attack (shooting) on the column&#39;s unit" in shooting
 
 
 def test_the_same_list_twice_is_compared_as_two_versions(server: Server, folder: Path):
@@ -204,3 +205,41 @@ def test_a_ranger_squad_shoots_with_cover_as_the_command_line_does(server: Serve
     out = cli("odds", "deathzap", "Ranger Squad", "Grox Brood", "--attack", "shooting", "cover=soft")
     printed = dict(re.findall(r"^  (.+?)\s{2,}(\S+%)$", out.stdout, flags=re.M))
     assert printed and {k: v for k, v in _rows(page).items() if k != "expected kills"} == printed
+
+
+def test_lists_of_two_rule_sets_say_so_once_in_either_view(server: Server):
+    # an address typed by hand: the page offers only lists of the same rule set
+    opponents = server.get(compare(ZOMBIES, f"with={RANGERS}"))
+    assert opponents.status == 200
+    text = visible(opponents.text)
+    assert text.count("No odds grid") == 1
+    assert "No odds grid: the lists are for different rule sets: might-skirmish and deathzap" in text
+    versions = server.get(compare(ZOMBIES, f"with={RANGERS}&as=versions"))
+    assert versions.status == 200 and "No diff: the lists are for different rule sets" in visible(versions.text)
+
+
+def test_what_reads_as_two_versions_of_one_list(tmp_path: Path):
+    from listbuilder.api import lists, rulesets, sharing
+
+    books = rulesets.open_catalogs()
+
+    def report(name: str, units: str, system: str = "might-skirmish") -> lists.Report:
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.yaml"
+        path.write_text(f"system: {system}\nname: {name}\nunits:\n{units}", encoding="utf-8")
+        return lists.check_list(path, books)
+
+    zombies = report("Zombie Family", "  - unit: Hunter\n")
+    assert sharing.factions_of(zombies) == ("Zombie Family",)
+    # a duplicate, a copy's copy, another case: one list
+    assert sharing.versions_of_one_list(zombies, report("Zombie Family (copy)", "  - unit: Shambler\n"))
+    assert sharing.versions_of_one_list(zombies, report("zombie family (Copy) (copy)", "  - unit: Hunter\n"))
+    # one unit of another faction added: still a faction in common
+    assert sharing.versions_of_one_list(zombies, report("Zombie Family", "  - unit: Hunter\n  - unit: Windblade\n"))
+    # a list of custom units only names no faction: the name decides
+    ghouls = report("Zombie Family", "  - {name: Ghoul, class: Soldier, might: 5}\n")
+    assert sharing.versions_of_one_list(zombies, ghouls)
+    # another name, or the same name with no faction in common, or another rule set: two armies
+    assert not sharing.versions_of_one_list(zombies, report("Zombie Family II", "  - unit: Hunter\n"))
+    assert not sharing.versions_of_one_list(zombies, report("Zombie Family", "  - unit: Windblade\n"))
+    variant = report("Zombie Family", "  - unit: Hunter\n", "might-skirmish-150")
+    assert not sharing.versions_of_one_list(zombies, variant)

@@ -15,6 +15,10 @@ from webserver import Server
 
 HIVE = "hive.yaml"
 MARINES = "marines.yaml"
+ZOMBIES = "zombies.yaml"
+SUMERIANS = "sumerians.yaml"
+LEGION = "legion.yaml"
+RANGERS = "rangers.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +27,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, source in (
         (HIVE, "deathmelt-chitter-hive.legal.yaml"),
         (MARINES, "deathmelt-colonial-marines.legal.yaml"),
+        (ZOMBIES, "might-skirmish-zombie-family.legal.yaml"),
+        (SUMERIANS, "speed-range-power-sumerians.legal.yaml"),
+        (LEGION, "melee-module-foreign-legion.legal.yaml"),
+        (RANGERS, "deathzap-frontier-rangers.legal.yaml"),
     ):
         (root / name).write_bytes((EXAMPLES / source).read_bytes())
     return root
@@ -57,6 +65,26 @@ class Table:
 
     def page(self) -> str:
         return self.server.get(f"{play(self.file)}?game={self.game}").text
+
+    def refused(self, **fields: str) -> str:
+        """Post a tap the game refuses; answers what the page says."""
+        answer = self.server.post(play(self.file) + "/tap", {"token": self.token, "game": self.game, **fields})
+        assert answer.status == 400
+        return answer.text
+
+    def value(self, marker: str, piece: str) -> str:
+        """What a piece's marker shows: 'on', 'off', or a count's number."""
+        page = self.page()
+        toggle = re.search(rf'aria-pressed="(true|false)" aria-label="{re.escape(marker)}: {re.escape(piece)}"', page)
+        if toggle:
+            return "on" if toggle.group(1) == "true" else "off"
+        count = re.search(
+            rf'aria-label="{re.escape(marker)}: {re.escape(piece)}">.*?<span class="count-label">'
+            rf"{re.escape(marker)}</span> <b>(\d+)</b>",
+            page,
+        )
+        assert count, f"no {marker} on {piece}"
+        return count.group(1)
 
     def lost(self) -> str:
         found = re.search(r'<p id="play-lost" class="play-lost">(.*?)</p>', self.page())
@@ -148,3 +176,155 @@ def test_a_game_logged_when_casualties_still_added_to_the_impetus_plays_on(tmp_p
     assert play.load_game(tmp_path, MARINES, catalogs).trusted
     path.write_text(text.replace('"bonus": 1', '"bonus": 3'), encoding="utf-8")  # no reading gives 3
     assert not play.load_game(tmp_path, MARINES, catalogs).trusted
+
+
+# --- 4. the states the texts track, each cleared when its text clears it -------------------
+
+
+def test_hunkering_down_drops_the_danger_tokens_and_ends_with_the_turn(server: Server):
+    # 000 line 33: figures "Hunker Down for the turn"; one that does "immediately loses all Danger
+    # Tokens currently on them"; line 79: it succeeds in melee only on 6s
+    table = Table(server, HIVE)
+    table.tap("mark|Danger|Skitterling 1")
+    table.tap("mark|Danger|Skitterling 1")
+    said = table.tap("mark|Hunkered down|Skitterling 1")
+    assert said == "Hunkered down on: Skitterling 1 (Danger 2 → 0)"
+    assert (table.value("Hunkered down", "Skitterling 1"), table.value("Danger", "Skitterling 1")) == ("on", "0")
+    table.tap("mark|Hunkered down|Skitterling 2")  # no tokens to drop: nothing else said
+    assert table.value("Danger", "Skitterling 2") == "0"
+    assert "Hunkered down</dt>" not in table.page()  # the legend says when it clears
+    assert "Hunkered down, cleared each turn; putting it on takes off Danger</dt>" in table.page()
+    said = table.post(tap="next-turn")
+    assert said == "Turn 2 began (2 markers cleared)"  # the turn is over: both stand up again
+    assert table.value("Hunkered down", "Skitterling 1") == "off"
+    table.post(tap="undo")  # the turn back: hunkered again
+    assert table.value("Hunkered down", "Skitterling 1") == "on"
+    table.tap("unmark|Hunkered down|Skitterling 2")
+    table.post(tap="undo")
+    table.post(tap="undo")  # the hunkering of Skitterling 2, then of Skitterling 1: its tokens come back
+    table.post(tap="undo")
+    assert (table.value("Hunkered down", "Skitterling 1"), table.value("Danger", "Skitterling 1")) == ("off", "2")
+    assert "not played on" not in table.page()
+
+
+def test_defending_doubles_might_until_the_fighters_next_activation(server: Server):
+    # 004 line 39: "Warriors, Berserkers, Monsters and Mechs can defend ... their Might is doubled
+    # until their next activation", which is in their side's next turn (one turn of the track)
+    table = Table(server, ZOMBIES)
+    page = table.page()
+    assert 'aria-label="Defending: Shambler 1"' in page and 'aria-label="Defending: Grandpa Bones"' in page
+    assert 'aria-label="Defending: Hunter 1"' not in page  # a Soldier cannot defend
+    assert "Defending, until its next activation: the next turn takes it off</dt>" in page
+    table.tap("mark|Defending|Shambler 1")
+    table.tap("mark|Stunned|Shambler 2")
+    assert table.value("Defending", "Shambler 1") == "on"
+    assert table.post(tap="next-turn") == "Turn 2 began (1 marker cleared)"
+    assert table.value("Defending", "Shambler 1") == "off"
+    assert table.value("Stunned", "Shambler 2") == "on"  # line 41: a stun lasts until it recovers on a 5+
+
+
+def test_a_model_that_failed_to_kill_cannot_attack_again_this_turn(server: Server):
+    # 003 line 28: "If an attacking model fails to kill a target, and also survives, that model
+    # cannot attack again in the same turn"
+    table = Table(server, SUMERIANS)
+    assert table.tap("mark|No more attacks|Sumerian Spearman 3") == "No more attacks on: Sumerian Spearman 3"
+    table.tap("mark|Fought|Sumerian Spearman 3")
+    assert table.post(tap="next-turn") == "Turn 2 began (2 markers cleared)"
+    assert table.value("No more attacks", "Sumerian Spearman 3") == "off"
+
+
+def test_the_melee_module_counts_rounds_of_each_melee_and_keeps_no_turns(server: Server):
+    # 002 line 1: a module plugged into other rules; "Cavalry adds 2 in the first round", "stay
+    # locked in melee until another round is fought": it counts the rounds of each melee
+    table = Table(server, LEGION)
+    page = table.page()
+    assert 'value="next-turn"' not in page and 'class="turn-number"' not in page
+    assert "this rule set keeps no turns of its own" in table.refused(tap="next-turn")
+    table.tap("mark|Melee round|Spahis")
+    table.tap("mark|Locked in melee|Spahis")  # a tie: both stay locked for another round
+    table.tap("mark|Melee round|Spahis")
+    assert (table.value("Melee round", "Spahis"), table.value("Locked in melee", "Spahis")) == ("2", "on")
+    assert table.value("Melee round", "Legion Section 1") == "0"  # each melee its own count
+    # "you must know exactly which figure becomes the casualty": the special figures of each unit
+    assert table.tap("mark|Leader killed|Legion Colour Party") == "Leader killed on: Legion Colour Party"
+    assert table.tap("mark|Colour bearer killed|Legion Colour Party") == "Colour bearer killed on: Legion Colour Party"
+    page = table.page()
+    assert 'aria-label="Heavy weapons killed: Legion Machine Gun Section"' in page
+    assert 'aria-label="Heavy weapons killed: Legion Colour Party"' not in page  # it has none
+    assert 'aria-label="Colour bearer killed: Legion Recruits"' not in page
+    assert "· turn 1" not in page  # the log counts no turns either
+
+
+# --- 5. readings: Immobilised per unit, and ties ---------------------------------------------
+
+
+def test_deathzap_immobilised_is_one_marker_for_the_unit(server: Server):
+    # 001 line 19: "Immobilised, the unit cannot move for the rest of the battle"
+    table = Table(server, RANGERS)
+    assert table.value("Immobilised", "Scout Buggies") == "off"  # a toggle for the two buggies, not 0 of 2
+    assert table.tap("mark|Immobilised|Scout Buggies") == "Immobilised on: Scout Buggies"
+    assert "Scout Buggies is already Immobilised" in table.refused(do="mark|Immobilised|Scout Buggies")
+
+
+@pytest.mark.parametrize(
+    ("file", "roll", "line"),
+    [
+        (ZOMBIES, "first", "004 line 14"),
+        (SUMERIANS, "first", "003 line 13"),
+        (MARINES, "first", "000 line 19"),
+        (MARINES, "impetus", "000 line 29"),
+    ],
+)
+def test_a_tied_roll_off_says_the_ruling_it_follows(server: Server, file: str, roll: str, line: str):
+    # each text gives the roll to "the higher roller" and is silent on a tie: the catalog's
+    # ruling roll-off-ties reads it as "roll again", and the page names the ruling
+    table = Table(server, file)
+    said = table.post(tap="roll", roll=roll, faces="4 4")
+    assert said.endswith("you 4, your opponent 4: a tie, roll again (ruling roll-off-ties)"), line
+    assert table.post(tap="roll", roll=roll, faces="4 3").endswith("you 4, your opponent 3: you roll higher"), line
+
+
+def test_a_marker_declared_in_a_catalog_plays_and_prints_with_no_code(tmp_path: Path, cli):
+    """A rule set written by the test declares states of its own, one cleared at the next
+    activation and one that takes another off: the page and the printed roster follow its data."""
+    import textwrap
+
+    from test_catalogs import write_sixth
+    from webserver import start
+
+    root = write_sixth(tmp_path / "house")
+    (root / "pocket-legions" / "reference.yaml").write_text(
+        textwrap.dedent("""\
+        turn: {phases: []}
+        play_aids:
+          markers:
+            - {label: Shaken, kind: count, per: unit, source: test}
+            - {label: Braced, per: unit, clears: activation, takes_off: [Shaken], text: Stands firm., source: test}
+          half: {text: The legion breaks., source: test}
+        """),
+        encoding="utf-8",
+    )
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    (lists / "reds.yaml").write_text(
+        "system: pocket-legions\nname: Reds\nunits:\n  - unit: Spearmen\n    count: 2\n  - unit: Ballista\n",
+        encoding="utf-8",
+    )
+    server = start(lists, "--catalogs", str(root))
+    try:
+        table = Table(server, "reds.yaml")
+        table.tap("mark|Shaken|Spearmen 2")
+        assert table.tap("mark|Braced|Spearmen 2") == "Braced on: Spearmen 2 (Shaken 1 → 0)"
+        page = table.page()
+        assert "Braced, until its next activation: the next turn takes it off; putting it on takes off Shaken" in page
+        assert "Half the legion</summary><p>The legion breaks.</p>" in page
+        # stands: 4 + 4 Spearmen and a Ballista weighing 5 (the sixth rule set's count)
+        assert table.lost() == "Out of the game: 0 of 13 · half at 7"
+        assert table.post(tap="next-turn") == "Turn 2 began (1 marker cleared)"
+    finally:
+        server.stop()
+    out = tmp_path / "reds.html"
+    assert cli("render", "--catalogs", root, lists / "reds.yaml", "-o", out).exit_code == 0
+    html = out.read_text(encoding="utf-8")
+    assert '<span class="tick-label">Braced</span>' in html
+    assert "Rub out when it next activates: Braced" in html

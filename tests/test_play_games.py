@@ -223,7 +223,9 @@ def test_the_game_file_is_plain_yaml_a_person_can_read(folder, catalogs):
     tap(folder, catalogs, g, play.Mark(piece="Hunter 1", marker="Stunned"))
     data = yaml.safe_load((folder / ".listbuilder/games" / ZOMBIES / "0001.yaml").read_text(encoding="utf-8"))
     assert data["list"] == ZOMBIES and data["turn"] == 1 and data["markers"] == {"Hunter 1": {"Stunned": 1}}
-    assert data["log"] == [{"tap": "mark", "turn": 1, "piece": "Hunter 1", "marker": "Stunned", "was": 0, "now": 1}]
+    # the log names a piece by its number in 'pieces', so a long game repeats no long name
+    assert data["pieces"] == ["Hunter 1"] and data["format"] == 2
+    assert data["log"] == [{"tap": "mark", "turn": 1, "piece": 0, "marker": "Stunned", "was": 0, "now": 1}]
     assert len(data["version"]) == 16 and data["roster"][0] == ["Hunter", 2]
 
 

@@ -29,7 +29,7 @@ def board(catalogs, example):
 
 def test_might_skirmish_markers(catalogs):
     m = markers(catalogs, "might-skirmish")
-    assert list(m) == ["Stunned", "Dead"]  # 004 lines 32-33: the two results of an attack check
+    assert list(m) == ["Stunned", "Dead", "Defending"]  # 004 lines 32-33: the two results of an attack check
     assert m["Stunned"].kind == "toggle" and m["Stunned"].clears is None  # line 41: removed on a 5+, not by the turn
     assert m["Dead"].out  # line 32: "Immediately remove them from play"
 
@@ -81,12 +81,13 @@ def test_deathzap_tracks_units(catalogs):
     # casualty takes at most 4 hits (lines 11-15)
     assert (m["Hits"].per, m["Hits"].maximum, m["Hits"].clears) == ("unit", 3, "turn")
     assert set(m["Immobilised"].uses.any_of) == {"Light Vehicles", "Monsters", "Heavy Vehicles"}  # lines 16-19
+    assert m["Immobilised"].per == "unit"  # line 19: "the unit cannot move for the rest of the battle"
 
 
 def test_melee_module_killed_counts_a_units_figures(catalogs):
     m = markers(catalogs, "melee-module")
     # 002 line 1: "Figures are dead, or they are alive; there is no wound result"
-    assert list(m) == ["Killed"] and (m["Killed"].per, m["Killed"].maximum) == ("unit", "figures")
+    assert next(iter(m)) == "Killed" and (m["Killed"].per, m["Killed"].maximum) == ("unit", "figures")
 
 
 def test_the_board_numbers_copies_and_gives_each_its_controls(catalogs):
@@ -104,8 +105,8 @@ def test_a_deathzap_unit_counts_casualties_up_to_its_figures(catalogs):
     assert squad.control("Casualty").maximum == 8 and squad.control("Hits").maximum == 3
     tank = b.piece("Hover Tank")
     assert tank.control("Immobilised").kind == "toggle"  # one figure: on or off
-    buggies = b.piece("Scout Buggies")
-    assert buggies.control("Immobilised").kind == "count" and buggies.control("Immobilised").maximum == 2
+    buggies = b.piece("Scout Buggies")  # 001 line 19: "the unit cannot move": one marker for its two buggies
+    assert buggies.control("Immobilised").kind == "toggle" and buggies.control("Immobilised").maximum == 1
 
 
 @pytest.mark.parametrize(
@@ -139,3 +140,77 @@ def test_leaders_n_leads_the_first_n_copies(catalogs, tmp_path):
     army, system = parse_list(load_yaml(path), catalogs)
     b = board_of(build_report(army, system), "squad.yaml", "0" * 16)
     assert [p.leader for p in b.pieces] == [True, False, False, False, False]
+
+
+# --- issue 35: the states the texts track, each cleared when its text clears it ----------------
+
+
+def test_deathmelt_hunkered_down_lasts_the_turn_and_drops_danger(catalogs):
+    m = markers(catalogs, "deathmelt")["Hunkered down"]
+    # 000 line 33: players "determine which of their figures will Hunker Down for the turn"; "a
+    # figure that Hunkers Down immediately loses all Danger Tokens currently on them"
+    assert (m.kind, m.per, m.clears, m.takes_off) == ("toggle", "model", "turn", ("Danger",))
+    assert "only on 6s" in m.text and m.source == "lines 33 and 79"  # line 79: Hunkering Down Figures – 6+
+
+
+def test_might_skirmish_defending_lasts_until_the_next_activation(catalogs):
+    m = markers(catalogs, "might-skirmish")["Defending"]
+    # 004 line 39: "Warriors, Berserkers, Monsters and Mechs can defend ... Might is doubled until
+    # their next activation"
+    assert (m.kind, m.clears) == ("toggle", "activation")
+    assert (m.uses.stat, m.uses.any_of) == ("class", ("Warrior", "Berserker", "Monster", "Mech"))
+    assert "doubled" in m.text and m.source == "line 39"
+    b = board(catalogs, "might-skirmish-zombie-family.legal.yaml")
+    assert [c.marker for c in b.piece("Hunter 1").controls] == ["Stunned", "Dead"]  # a Soldier cannot defend
+
+
+def test_speed_range_power_cannot_attack_again_this_turn(catalogs):
+    m = markers(catalogs, "speed-range-power")["No more attacks"]
+    # 003 line 28: an attacker that fails to kill and survives "cannot attack again in the same turn"
+    assert (m.kind, m.clears, m.source) == ("toggle", "turn", "line 28")
+
+
+def test_melee_module_counts_rounds_per_melee_and_names_the_special_figure_killed(catalogs):
+    m = markers(catalogs, "melee-module")
+    a = aids(catalogs, "melee-module")
+    # 002 line 1: a module plugged into other rules: it has no turns of its own, but counts the
+    # rounds of each melee ("Cavalry adds 2 in the first round"; "stay locked in melee until
+    # another round is fought")
+    assert a.turn_track is False and a.turns is None
+    assert (m["Melee round"].kind, m["Melee round"].per, m["Melee round"].clears) == ("count", "unit", None)
+    assert (m["Locked in melee"].kind, m["Locked in melee"].per) == ("toggle", "unit")
+    # "you must know exactly which figure becomes the casualty": leaders, colour bearers, heavy weapons
+    labels = ("Leader killed", "Colour bearer killed", "Heavy weapons killed")
+    specials = {label: m[label].uses.any_of for label in labels}
+    assert specials == {
+        "Leader killed": ("leader",),
+        "Colour bearer killed": ("colour-bearer",),
+        "Heavy weapons killed": ("heavy-weapons",),
+    }
+    b = board(catalogs, "melee-module-foreign-legion.legal.yaml")
+    assert [c.marker for c in b.piece("Legion Machine Gun Section").controls] == [
+        "Killed",
+        "Melee round",
+        "Locked in melee",
+        "Leader killed",
+        "Heavy weapons killed",
+    ]
+
+
+def test_every_roll_off_names_the_ruling_that_reads_its_tie(catalogs):
+    # 000 lines 19 and 29, 004 line 14, 003 line 13: "the higher roller"; no text says what a tie does
+    for system_id in ("deathmelt", "might-skirmish", "speed-range-power"):
+        system = catalogs.get(system_id)
+        rulings = {r.id: r for r in system.definition.rulings}
+        for roll in aids(catalogs, system_id).rolls:
+            if roll.kind == "roll-off":
+                assert roll.tie == "roll again (ruling roll-off-ties)", (system_id, roll.id)
+                assert "never says what a tie does" in rulings["roll-off-ties"].text, system_id
+
+
+def test_the_printed_roster_draws_the_new_markers_with_when_they_clear(catalogs):
+    army, system = parse_list(load_yaml(EXAMPLES / "deathmelt-colonial-marines.legal.yaml"), catalogs)
+    marine = next(e for e in roster(build_report(army, system)).entries if e.name == "Colonial Marine")
+    printed = {m.label: m for m in marine.markers}
+    assert (printed["Hunkered down"].until, printed["Hunkered down"].rows) == ("turn", (6,))  # 000 line 33
+    assert printed["Danger"].until == ""

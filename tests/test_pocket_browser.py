@@ -216,3 +216,26 @@ def test_axe_finds_nothing_serious(files, offline, width, scheme):
     page.get_by_role("button", name="Roll: Deployment zones").click()
     found = serious_violations(page)
     assert found == [], "\n".join(found)
+
+
+def test_hunkering_down_takes_off_danger_and_undo_puts_it_back(files, offline):
+    """deathmelt: a figure that hunkers down drops its Danger tokens (the text's line 33); the pocket
+    copy plays the catalog's ``takes_off`` as the served game does, and Undo puts them back."""
+    page = offline().open(files["marines"])
+    name = page.locator(".t-piece .t-name").first.inner_text()
+    more = page.get_by_role("button", name=f"One more Danger: {name}", exact=True)
+    more.click()
+    more.click()
+    danger = page.get_by_role("group", name=f"Danger: {name}")
+    assert danger.locator("b").inner_text() == "2"
+    page.get_by_role("button", name=f"Hunkered down: {name}", exact=True).click()
+    assert danger.locator("b").inner_text() == "0"
+    page.get_by_role("button", name="Undo").click()
+    assert danger.locator("b").inner_text() == "2"
+
+
+def test_the_force_is_counted_as_the_served_page_counts_it(files, offline):
+    page = offline().open(files["marines"])
+    board = page.evaluate("() => JSON.parse(document.getElementById('pocket-data').textContent)")
+    assert board["counts_figures"] and board["size"] == sum(p["cost"] for p in board["pieces"])
+    assert f"out of the game: 0 of {board['size']}" in page.locator(".t-turn").inner_text()

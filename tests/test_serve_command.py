@@ -30,9 +30,11 @@ def typer_reading(monkeypatch: pytest.MonkeyPatch, args: list[str], env: dict[st
     """The exit code and the arguments that typer hands the server, for ``serve ARGS``."""
     seen: list[dict[str, Any]] = []
 
-    def record(folder, port, host, read_only, no_open, templates, catalogs):  # type: ignore[no-untyped-def]
+    def record(folder, port, host, read_only, no_open, templates, catalogs, **https):  # type: ignore[no-untyped-def]
         seen.append(dict(folder=folder, port=port, host=host, read_only=read_only, no_open=no_open,
                          templates=templates, catalogs=catalogs))  # fmt: skip
+        if https != {"tls": None, "proxy_headers": False}:
+            seen[-1].update(https)
 
     with monkeypatch.context() as patch:
         patch.setattr(serve_command, "serve_folder", record)
@@ -105,3 +107,11 @@ def test_an_ascii_terminal_gets_escapes_not_a_crash(tmp_path):
     )
     assert shown.returncode == 0, shown.stderr
     assert "\\u2013" in shown.stdout  # the table's dash for "extends nothing", written as its escape
+
+
+def test_https_and_proxy_options_reach_the_server(monkeypatch, tmp_path):
+    cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
+    code, seen = typer_reading(monkeypatch, ["--certfile", str(cert), "--keyfile", str(key), "--proxy-headers"], {})
+    assert code == 0 and seen["tls"] == (cert, key) and seen["proxy_headers"] is True
+    alone = CliRunner().invoke(app, ["serve", "--certfile", str(cert)])
+    assert alone.exit_code == 2 and "--certfile and --keyfile go together" in alone.stderr

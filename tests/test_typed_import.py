@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe import serious_violations
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webserver import Server, start
@@ -23,6 +25,7 @@ from listbuilder.rules.catalog import Catalogs
 from listbuilder.share.exchange import import_with_notes
 
 SHIPPED = Catalogs()
+EXAMPLE = EXAMPLES / "might-skirmish-zombie-family.legal.yaml"
 SOURCE = Path("typed.txt")
 TYPED = "Zombie Family\n2x Hunter 20pts\n4 x Shambler (20)\nGrandpa Bones x2\nGrave Digger\n"
 YAML = (
@@ -82,6 +85,11 @@ def test_each_spelling_of_a_typed_entry_reads(line, unit, count):
     back = typed(f"My Zombies\n{line}\n").text
     entry = f"  - unit: {unit}\n" + (f"    count: {count}\n" if count != 1 else "")
     assert back.endswith("units:\n" + entry), back
+
+
+def test_a_typed_list_in_markdown_reads_without_its_marks():
+    got = typed("## **Zombie Family**\n\n- **2x** Hunter\n- `Shambler` x4\n")
+    assert got.text == YAML.replace("  - unit: Grandpa Bones\n    count: 2\n  - unit: Grave Digger\n", "")
 
 
 def test_a_typed_list_with_chatter_and_a_total_says_what_it_skipped_and_that_the_total_differs(cli, tmp_path):
@@ -145,6 +153,12 @@ def test_an_export_of_another_rule_set_than_the_one_chosen_is_refused(cli, tmp_p
     assert result.exit_code == 2
     assert "line 2: the text is a list of might-skirmish, not of the rule set chosen, deathzap" in result.stderr
     assert cli("import", post, "--system", "might-skirmish").exit_code == 0  # the same: no conflict
+    json_post = tmp_path / "export.json"
+    json_post.write_text(cli("export", EXAMPLE, "--format", "json").stdout)
+    refused = cli("import", json_post, "--system", "deathzap")
+    assert refused.exit_code == 2
+    assert "the JSON is a list of might-skirmish, not of the rule set chosen, deathzap" in refused.stderr
+    assert cli("import", json_post, "--system", "might-skirmish").exit_code == 0
 
 
 def test_a_typed_list_with_no_entry_and_a_misspelt_one_in_the_middle(cli, tmp_path):
@@ -261,25 +275,29 @@ def test_over_http_a_misspelt_export_names_its_line_and_keeps_what_was_typed(ser
 # --- in a browser, at a phone's width and a desktop's ---------------------------------------
 
 
+@pytest.mark.axe
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_import_form_in_a_browser(browser: Any, served: Server, width: int, tmp_path: Path):
-    context = browser.new_context(viewport={"width": width, "height": 900})
+def test_the_import_form_in_a_browser(browser: Any, served: Server, width: int, scheme: str, tmp_path: Path):
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(8_000)
     try:
         page.goto(f"{served.url}/")
+        assert serious_violations(page) == []
         page.get_by_label("A list exported as text, markdown or JSON, or typed one unit a line").fill(
-            f"Night Shift {width}\n2x Hunter\nGrave Digger x2 - 16 pts\nTotal: 99 pts\n"
+            f"Night Shift {width} {scheme}\n2x Hunter\nGrave Digger x2 - 16 pts\nTotal: 99 pts\n"
         )
         page.get_by_label("Rule set, if the text does not name it").select_option("might-skirmish")
         box = page.get_by_role("button", name="Import it as a new list").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
         page.screenshot(path=str(tmp_path / f"import-{width}.png"), full_page=True)
         page.get_by_role("button", name="Import it as a new list").click()
-        page.wait_for_url(re.compile(rf"/list/night-shift-{width}\.yaml"))
+        page.wait_for_url(re.compile(rf"/list/night-shift-{width}-{scheme}\.yaml"))
         notice = page.locator(".message.notice")
-        assert notice.locator("p").inner_text() == f"Imported the list as night-shift-{width}.yaml."
+        assert notice.locator("p").inner_text() == f"Imported the list as night-shift-{width}-{scheme}.yaml."
         assert notice.locator("li").all_inner_texts() == ["Line 4: the text gives a total of 99 points; here it is 36"]
+        assert serious_violations(page) == []
         page.screenshot(path=str(tmp_path / f"imported-{width}.png"))
     finally:
         context.close()

@@ -117,7 +117,7 @@ def test_the_rules_card_as_a_page(server: Server):
     assert page.status == 200 and '<div class="web-card">' in page.text and "/print.css" not in page.text
     assert "<h2>Turn sequence</h2>" in page.text
     assert "A warband has at most 16 fighters." in page.text
-    assert server.get("/card/no-such-game").status == 400
+    assert server.get("/card/no-such-game").status == 404  # a page that names it: test_player_words
     css = server.get("/print.css")
     assert css.headers["content-type"].startswith("text/css") and "@page" in css.text
     assert server.get("/fonts/Cabin-Regular.otf").headers["content-type"] == "font/otf"

@@ -71,10 +71,9 @@ def problems(page: str) -> list[str]:
 def test_a_misspelt_unit_opens_at_its_line_and_use_hunter_mends_it(served):
     server, path = put(served, "huntr.yaml", HUNTR)
     page = server.get("/list/huntr.yaml")
-    assert page.status == 200 and "Repair huntr.yaml" in page.text
+    assert page.status == 400 and "Repair huntr.yaml" in page.text  # the list, as asked for, cannot be read
     assert problems(page.text) == [
-        "Line 6 · Entry 2, Huntr: no unit 'Huntr' in the might-skirmish catalogs (did you mean 'Hunter'?; "
-        "the catalog on the builder page lists its units)"
+        "Line 6 · Entry 2, Huntr: no unit 'Huntr' in the might-skirmish catalogs (did you mean 'Hunter'?)"
     ]
     assert "units[1]" not in page.text and "This list cannot be shown" not in page.text  # no data paths
     assert "  - unit: Huntr   # typo" in page.text  # the line quoted as the file has it
@@ -223,3 +222,18 @@ def test_a_read_only_server_shows_the_problems_and_offers_no_change(tmp_path: Pa
         )
     finally:
         server.stop()
+
+
+def test_the_builder_sends_htmx_to_the_repair_view_when_the_list_stops_reading(served):
+    server, path = put(served, "htmx.yaml", MIHGT.replace("    mihgt: 3   # keep me? no\n", ""))
+    path.write_text(MIHGT, encoding="utf-8")  # broken in an editor meanwhile
+    hx = {"HX-Request": "true"}
+    added = server.post("/list/htmx.yaml/change", {"token": server.token(), "change": "add", "unit": "Hunter"}, hx)
+    assert added.status == 200 and added.headers["hx-redirect"].startswith("/list/htmx.yaml?done=Nothing+was+changed")
+    assert path.read_text(encoding="utf-8") == MIHGT
+    page = server.get("/list/htmx.yaml").text
+    follow(server, server.post("/list/htmx.yaml/repair", fields_of(page, "Remove the key 'mihgt'")))
+    version = server.version("htmx.yaml")
+    undone = server.post("/list/htmx.yaml/undo", {"token": server.token(), "version": version}, hx)
+    assert undone.headers["hx-redirect"] == "/list/htmx.yaml?done=Undone%3A+the+list+cannot+be+read+again"
+    assert path.read_text(encoding="utf-8") == MIHGT

@@ -15,12 +15,19 @@ from typing import Any
 from listbuilder.api.files import write_file
 from listbuilder.api.lists import check_text
 from listbuilder.api.sharing import import_folder_list
-from listbuilder.club import access, limits, tokens
 from listbuilder.club.access import allowed
 from listbuilder.club.layout import folder_name, lists_zip, member_folder, member_name, role_name
 from listbuilder.club.layout import new_club as make_club
-from listbuilder.club.limits import Attempts
+from listbuilder.club.limits import PER_ADDRESS, PER_MEMBER, WINDOW_SECONDS, Attempts
 from listbuilder.club.store import LINK_DAYS, Logged, Member, Session, Store, is_club, open_store
+from listbuilder.club.tokens import (
+    MAX_PASSPHRASE,
+    MIN_PASSPHRASE,
+    form_token,
+    hash_passphrase,
+    new_secret,
+    passphrase_matches,
+)
 from listbuilder.editing import folder as lists
 from listbuilder.errors import InputError
 from listbuilder.record import Record, record
@@ -138,6 +145,43 @@ def revoke(folder: Path, name: str, *, by: Member | None = None) -> Revoked:
     return Revoked(member=member, devices=store.revoke(member, by=by))
 
 
+def set_passphrase(store: Store, member: Member, passphrase: str) -> None:
+    """Set ``member``'s passphrase (hashed with argon2id); an empty one removes it."""
+    if not passphrase:
+        store.set_passphrase(member, None)
+        return
+    if not MIN_PASSPHRASE <= len(passphrase) <= MAX_PASSPHRASE:
+        raise InputError.detailed(
+            "that passphrase is too short" if len(passphrase) < MIN_PASSPHRASE else "that passphrase is too long",
+            f"a passphrase is {MIN_PASSPHRASE} to {MAX_PASSPHRASE} characters: a few words are easy to remember",
+        )
+    store.set_passphrase(member, hash_passphrase(passphrase))
+
+
+_UNKNOWN: list[str] = []  # a hash to check a passphrase against for a name that is no member's
+
+
+def check_passphrase(store: Store, name: str, passphrase: str) -> Member | None:
+    """The member ``name`` if ``passphrase`` is theirs (and they are not revoked), else ``None``.
+    An unknown name takes as long to refuse as a wrong passphrase: the time says nothing."""
+    member = store.member(" ".join(name.split())) if name.strip() else None
+    stored = store.passphrase_of(member) if member is not None else None
+    if stored is None:
+        if not _UNKNOWN:
+            _UNKNOWN.append(hash_passphrase(new_secret()))
+        passphrase_matches(_UNKNOWN[0], passphrase[:MAX_PASSPHRASE])
+        return None
+    if len(passphrase) > MAX_PASSPHRASE or not passphrase_matches(stored, passphrase):
+        return None
+    return member if member is not None and member.revoked is None else None
+
+
+def member_lists(folder: Path, member: Member) -> list[str]:
+    """The list files of ``member`` in the club ``folder``, by name (their names only: nothing read)."""
+    path = folder / "members" / member.folder
+    return lists.list_names(path) if path.is_dir() else []
+
+
 def qr_text(link: str) -> str:
     """``link`` as a QR code drawn in a terminal's characters (a phone's camera reads it)."""
     import io
@@ -169,6 +213,11 @@ def upload_list(folder: Path, catalogs: Catalogs, filename: str, data: bytes) ->
 
 __all__ = [
     "DEFAULT_URL",
+    "MAX_PASSPHRASE",
+    "MIN_PASSPHRASE",
+    "PER_ADDRESS",
+    "PER_MEMBER",
+    "WINDOW_SECONDS",
     "Attempts",
     "Invited",
     "Logged",
@@ -176,18 +225,21 @@ __all__ = [
     "Revoked",
     "Session",
     "Store",
-    "access",
     "allowed",
+    "check_passphrase",
     "club_members",
+    "form_token",
+    "hash_passphrase",
     "invite",
     "is_club",
-    "limits",
     "lists_zip",
     "member_folder",
+    "member_lists",
     "new_club",
     "open_store",
+    "passphrase_matches",
     "qr_text",
     "revoke",
-    "tokens",
+    "set_passphrase",
     "upload_list",
 ]

@@ -154,12 +154,12 @@ def _as_stats(system: System, detail: ErrorDetail) -> ErrorDetail:
     named = re.match(r"the stat '(\w+)'", message)
     key = named.group(1) if named and named.group(1) in system.definition.stats else key
     label = system.definition.stats[key].label if key else ""
-    if key is not None and f"'{key}'" not in message and label not in message:
+    if key is not None and f"'{key}'" not in message and label.lower() not in message.lower():
         message = f"{label}: {message}"  # "Traits: 'attacker' is listed twice"
     hint = detail.hint
     if hint and hint.startswith("add '"):  # YAML advice ("add 'class:' with ...") reads wrong here
         hint = hint.replace(f"add '{key}:' with", f"give {label}:") if key else None
-    return ErrorDetail(message=message, hint=hint)
+    return ErrorDetail(message=message, hint=hint, action=detail.action)
 
 
 def price(system: System, stats: Mapping[str, Any], unit_name: str | None = None) -> Pricing:

@@ -144,15 +144,19 @@ def compare(before: System, after: System, old_label: str, new_label: str, lists
             f"'{before.id}' counts in {before.size_unit} but '{after.id}' in {after.size_unit}",
             "reprice compares two versions costed the same way",
         )
-    names = list(dict.fromkeys([*before.units, *after.units]))
+    # A unit renamed since is the same unit: priced against itself under its old name.
+    was = {new: old for old, new in after.former.items() if old in before.units and new in after.units}
+    old_names = set(was.values())
+    names = [k for k in dict.fromkeys([*before.units, *after.units]) if k not in old_names]
     prices = []
     for key in names:
-        a, b = before.units.get(key), after.units.get(key)
+        a, b = before.units.get(key) or before.units.get(was.get(key, "")), after.units.get(key)
         unit = b or a
         assert unit is not None
+        renamed = a is not None and b is not None and a.name != b.name
         prices.append(
             UnitPrice(
-                name=unit.name,
+                name=f"{b.name} (formerly {a.name})" if renamed and a and b else unit.name,
                 faction=unit.faction,
                 old=unit_cost(before, a) if a else None,
                 new=unit_cost(after, b) if b else None,

@@ -20,10 +20,10 @@ from listbuilder.errors import EXIT_INTERNAL, EXIT_INTERRUPTED
 # Each group module adds its commands to the app as it is imported, and --help lists them in the
 # order they were added: so these imports are in the order of --help, not the alphabet's.
 # isort: off
-from listbuilder.cli import lists, prints, doctor, edits, matchups, serve, club, authors
+from listbuilder.cli import lists, prints, doctor, edits, matchups, serve, club, events, authors
 # isort: on
 
-GROUPS = (lists, prints, doctor, edits, matchups, serve, club, authors)
+GROUPS = (lists, prints, doctor, edits, matchups, serve, club, events, authors)
 
 # The garbage collector's policy for a listbuilder process, set where the process starts and never
 # by library code: a command collects nothing (``main``), a server collects what it makes once it

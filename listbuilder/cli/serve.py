@@ -43,15 +43,33 @@ def serve(
     no_open: Annotated[bool, typer.Option("--no-open", help="Do not open the browser.")] = False,
     templates: TemplatesOption = None,
     catalogs: CatalogsOption = None,
+    certfile: Annotated[
+        Path | None, typer.Option("--certfile", help="Serve HTTPS with this certificate (PEM).", show_default=False)
+    ] = None,
+    keyfile: Annotated[
+        Path | None, typer.Option("--keyfile", help="The certificate's private key (PEM).", show_default=False)
+    ] = None,
+    proxy_headers: Annotated[
+        bool,
+        typer.Option(
+            "--proxy-headers",
+            help="Behind a proxy on this machine: take the client's address and HTTPS from its X-Forwarded-* headers.",
+        ),
+    ] = False,
 ) -> None:
     """Build lists in the browser: serve the list files of FOLDER, print the address and open it.
 
     Every change is saved to the list file at once, keeping its comments; undo and redo are kept
     in FOLDER/.listbuilder/. Ctrl-C stops the server.
 
+    A club folder (listbuilder club new) is served to its members: each signs in and builds their own lists.
+
     Example: listbuilder serve examples
     """
-    serve_folder(folder, port, host, read_only, no_open, templates, catalogs)
+    if (certfile is None) != (keyfile is None):
+        fail(InputError.detailed("--certfile and --keyfile go together", "give both, or neither for plain HTTP"))
+    tls = (certfile, keyfile) if certfile is not None and keyfile is not None else None
+    serve_folder(folder, port, host, read_only, no_open, templates, catalogs, tls=tls, proxy_headers=proxy_headers)
 
 
 def serve_folder(
@@ -62,18 +80,33 @@ def serve_folder(
     no_open: bool,
     templates: Path | None,
     catalogs: list[Path] | None,
+    *,
+    tls: tuple[Path, Path] | None = None,
+    proxy_headers: bool = False,
 ) -> None:
     """Serve the list files of ``folder`` until Ctrl-C; a failure to start says why and exits."""
     if not 0 <= port <= 65535:
         fail(InputError.detailed(f"--port {port} is not a port", "use 1 to 65535, or 0"))
-    if host not in LOOPBACK:
+    from listbuilder.api import club  # is it a club's folder: a file's existence, no server loaded
+
+    a_club = club.is_club(folder)
+    if host not in LOOPBACK and not a_club:
         say(
             f"warning: serving on {host}: anyone who can reach this address can read and edit the lists in {folder}",
             err=True,
         )
+    if host not in LOOPBACK and a_club and tls is None:
+        say(
+            f"warning: serving the club on {host} over plain HTTP: each member's session cookie crosses the network"
+            " in clear text; give --certfile and --keyfile, or serve behind a proxy with HTTPS (docs: club mode)",
+            err=True,
+        )
+    for path in tls or ():
+        if not path.is_file():
+            fail(InputError.detailed("no such file", "give the certificate and key files (PEM)", file=path))
     sock = listening(host, port)
     try:
-        server, url = _ready(sock, folder, read_only, templates, catalogs, host)
+        server, url = _ready(sock, folder, read_only, templates, catalogs, host, tls, proxy_headers)
     except KeyboardInterrupt:  # Ctrl-C while it reads the folder: it stops, as it would once serving
         sock.close()
         say("listbuilder: stopped")
@@ -97,7 +130,14 @@ def serve_folder(
 
 
 def _ready(
-    sock: socket.socket, folder: Path, read_only: bool, templates: Path | None, catalogs: list[Path] | None, host: str
+    sock: socket.socket,
+    folder: Path,
+    read_only: bool,
+    templates: Path | None,
+    catalogs: list[Path] | None,
+    host: str,
+    tls: tuple[Path, Path] | None = None,
+    proxy_headers: bool = False,
 ) -> tuple[uvicorn.Server, str]:
     """The server of ``folder``'s app on ``sock``, and its address."""
     import uvicorn  # the server and the web builder load only to serve
@@ -112,12 +152,23 @@ def _ready(
         fail(exc)
     # On every interface, this machine's own browser reaches it on the loopback address.
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{bound}/"
+    url = f"{'https' if tls else 'http'}://{shown}:{bound}/"
     say(f"listbuilder: serving {folder.resolve()} at {url}{' (read-only)' if read_only else ''}")
     say("press Ctrl-C to stop")
     # h11 and no websockets, named: uvicorn's "auto" tries to import httptools and two websocket
     # packages first (3 ms of every start), and the builder speaks plain HTTP/1.1.
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http="h11", ws="none")
+    # (access_log off: a sign-in link's secret is in its address, and nothing secret goes to a log)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        http="h11",
+        ws="none",
+        proxy_headers=proxy_headers,
+        ssl_certfile=str(tls[0]) if tls else None,
+        ssl_keyfile=str(tls[1]) if tls else None,
+    )
     return uvicorn.Server(config), url
 
 

@@ -345,6 +345,16 @@ def command_hint(action: Action) -> str | None:
     if action.kind == "price-unit":
         name = dict(action.example).get("unit", "NAME")
         return f'to price the catalog unit, give --unit "{name}"'
+    if action.kind == "own-entry":  # a list file's words: the entry's key, written out
+        said = dict(action.example)
+        stat, figures = said.get("stat", "items"), said.get("figures", "figures")
+        items = [value for key, value in action.example if key == "item"]
+        if not items:
+            return f"{figures} that carry none go in an entry of their own with '{stat}: []'"
+        both = f"{stat}: [{', '.join(items)}]"
+        return f"{figures} that carry two of its {stat} go in an entry of their own listing both, e.g. '{both}'"
+    if action.kind == "limit":
+        return f"for example: {dict(action.example).get('key', 'points')} 100"
     words = _COMMANDS.get(action.kind)
     unit = dict(action.example).get("unit", "points")
     return None if words is None else words.format(system=system, unit=unit)

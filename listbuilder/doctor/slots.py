@@ -62,7 +62,7 @@ class Slot(Record):
     leaders: int = 0  # how many of the ``current`` copies are leaders
     entries: tuple[int, ...] = ()  # the list entries (indices) that hold it, in order
     faction: str | None = None
-    fixed: bool = False  # fill may not add to it (it is outside the faction asked for)
+    fixed: bool = False  # no copy may be added (outside the faction fill was asked for, or retired)
 
     @property
     def label(self) -> str:
@@ -103,6 +103,7 @@ def list_slots(army: ArmyList, system: System) -> list[Slot]:
                 options=(_as_written(system, unit), *(repairs(system, unit) if first.custom else ())),
                 entries=tuple(e.index for e in held),
                 faction=unit.faction,
+                fixed=unit.retired is not None and not first.custom,  # no longer in the catalogs to add
             )
         )
     return out

@@ -193,6 +193,8 @@ class _Question:
                 else:
                     top = slot.current + self.extra
                     reached = True
+                if slot.fixed:  # a retired unit: the doctor may take copies away, never add one
+                    top = min(top, slot.current if k == 0 else 0)
                 low.append(floor)
                 high.append(max(floor, top))
             lows.append(low)

@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from listbuilder.editing.values import bad_limit, check_name
+from listbuilder.editing.values import check_limit, check_name
 from listbuilder.editing.yamltext import scalar
 from listbuilder.errors import Action, InputError
 from listbuilder.rules.catalog import FACTIONS_DIR
@@ -39,8 +39,8 @@ def new_list(
     name = check_name(f"New {system.definition.force}" if name is None else name)
     if limit is None:
         limit = system.definition.default_limit
-    elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise bad_limit(system.size_unit, limit)
+    else:
+        check_limit(system.size_unit, limit)
     file_arg = shlex.quote(file_name) if file_name else "FILE"
     folders = "".join(f" --catalogs {shlex.quote(str(folder))}" for folder in catalog_folders)
     title = " ".join(system.definition.name.split())

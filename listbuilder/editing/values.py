@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from listbuilder.editing.yamltext import is_printable_line
-from listbuilder.errors import InputError
+from listbuilder.errors import Action, InputError
+from listbuilder.rules.listformat import MAX_LIMIT
 
 
 def check_count(count: object, verb: str) -> None:
@@ -26,17 +27,26 @@ def check_name(name: str) -> str:
 
 
 def parse_limit(key: str, value: object) -> int:
-    """A limit given as a number or as text: a whole number of at least 1."""
+    """A limit given as a number or as text: a whole number from 1 to ``MAX_LIMIT``."""
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise bad_limit(key, value)
+    check_limit(key, value)
+    assert isinstance(value, int)  # checked: a whole number
     return value
 
 
-def bad_limit(key: str, value: object) -> InputError:
+def check_limit(key: str, value: object) -> None:
+    """Refuse a limit that is not a whole number from 1 to ``MAX_LIMIT``, as the list reader does."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _bad_limit(key, f"the limit must be a whole number of at least 1, found {value!r}")
+    if value > MAX_LIMIT:
+        raise _bad_limit(key, f"the limit must be at most {MAX_LIMIT:,}, found {value:,}")
+
+
+def _bad_limit(key: str, summary: str) -> InputError:
+    # the size of a game, and how to give it: each face words the step (a command, a form's field)
     return InputError.detailed(
-        f"the limit must be a whole number of at least 1, found {value!r}",
+        summary,
         f"'{key}' counts the size of a game",
-        hint=f"for example: {key} 100",
+        action=Action(kind="limit", example=(("key", key), ("most", str(MAX_LIMIT)))),
     )

@@ -154,14 +154,15 @@ def matrix_text(grid: Matrix, a: Report, b: Report, columns: Sequence[Unit]) -> 
 
 def no_attack_text(kind: str) -> str:
     """What a dash in a grid of ``kind`` means, said once below it."""
-    return f"the row's unit can make no {kind.lower()} on the column's unit"
+    return f"the row's unit cannot make this kind of attack ({kind.lower()}) on the column's unit"
 
 
 def efficiency_text(opponent: str, measure: str) -> str:
     """What a grid's "kills per 100 points" column means, in one sentence."""
     return (
         f"Kills per 100 {measure}: the models one attack of the unit is expected to remove, averaged over"
-        f" every model of {opponent}, for each 100 {measure} the unit costs."
+        f" every model of {opponent}, for each 100 {measure} the unit costs: the higher, the more the unit's"
+        f" {measure} buy."
     )
 
 

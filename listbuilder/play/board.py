@@ -47,10 +47,12 @@ class Control(Record):
     maximum: int  # 1 for a toggle
     capped: bool  # the text sets the maximum (a count past a declared bound is refused)
     clears: bool  # cleared when a new turn starts
+    until: str  # when the text clears it: "turn" (the turn's end), "activation" (the next), or ""
     out: bool  # the piece is out of the game when this is on (or at its maximum)
     text: str
     source: str
     of_figures: bool = False  # a count of the piece's figures that have it (up to its figures)
+    takes_off: tuple[str, ...] = ()  # markers that putting it on takes off the piece
 
 
 @record
@@ -150,11 +152,13 @@ def _controls(markers: tuple[Marker, ...], figures: int) -> tuple[Control, ...]:
                 kind=kind,
                 maximum=maximum,
                 capped=capped,
-                clears=m.clears == "turn",
+                clears=m.clears is not None,
+                until=m.clears or "",
                 out=m.out,
                 text=m.text,
                 source=m.source,
                 of_figures=of_figures,
+                takes_off=m.takes_off,
             )
         )
     return tuple(out)

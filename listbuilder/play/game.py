@@ -8,6 +8,7 @@ puts back the markers it cleared), and a game file can be checked by playing its
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
@@ -38,6 +39,9 @@ class GameState(Record):
     markers: Mapping[str, Mapping[str, int]] = FrozenMap()  # piece -> marker -> value (never 0)
     scores: Mapping[str, int] = FrozenMap()
     log: tuple[Logged, ...] = ()
+    # markers the log does not make: set aside by an edit of the list (``leftovers``), piece ->
+    # marker -> value; those of pieces the list has again are in ``markers`` too
+    leftovers: Mapping[str, Mapping[str, int]] = FrozenMap()
 
     def value(self, piece: str, marker: str) -> int:
         return self.markers.get(piece, {}).get(marker, 0)
@@ -97,41 +101,20 @@ def step(state: GameState, tap: Tap, board: Board, dice: Dice = fair_dice) -> Ga
 def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
     turn = state.turn
     if isinstance(tap, Mark | Unmark):
-        piece = board.piece(tap.piece)
-        if piece is None:
-            hint = did_you_mean(tap.piece, [p.key for p in board.pieces])
-            raise _refuse(f"'{tap.piece[:80]}' is not a model of this list", hint)
-        control = piece.control(tap.marker)
-        if control is None:
-            names = [c.marker for c in piece.controls]
-            raise _refuse(
-                f"'{tap.marker[:80]}' is not a marker of {piece.key}",
-                f"its markers: {', '.join(names)}" if names else "the rule set gives it no markers",
-            )
-        was = state.value(piece.key, control.marker)
-        now = was + (1 if isinstance(tap, Mark) else -1)
-        if now < 0:
-            raise _refuse(f"{piece.key} has no {control.marker} to take off")
-        if now > control.maximum:
-            raise _refuse(
-                f"{piece.key} is already {control.marker}"
-                if control.kind == "toggle"
-                else f"{control.marker} on {piece.key} is at most {control.maximum}"
-            )
-        return Logged(tap=tap.name, turn=turn, piece=piece.key, marker=control.marker, was=was, now=now)
+        piece, marker, was, now = _marking(state, board, tap.piece, tap.marker, isinstance(tap, Mark))
+        cleared: tuple[tuple[str, str, int], ...] = ()
+        if isinstance(tap, Mark):  # what putting it on takes off (hunkering down drops Danger tokens)
+            found = board.piece(piece)
+            control = found.control(marker) if found is not None else None
+            if control is not None:
+                cleared = tuple((piece, m, v) for m in control.takes_off if (v := state.value(piece, m)))
+        return Logged(tap=tap.name, turn=turn, piece=piece, marker=marker, was=was, now=now, cleared=cleared)
     if isinstance(tap, Score):
-        track = board.track(tap.track)
-        if track is None:
-            raise _refuse(f"'{tap.track[:80]}' is not a score of this game")
-        was = state.scores.get(track.label, track.start)
-        now = was + tap.by
-        if now < 0:
-            raise _refuse(f"{track.label} cannot go below 0 (it is {was})")
-        top = track.maximum if track.capped else MAX_SCORE
-        if now > top:
-            raise _refuse(f"{track.label} is at most {top}")
-        return Logged(tap="score", turn=turn, track=track.label, was=was, now=now)
+        label, was, now = _scoring(state, board, tap.track, tap.by)
+        return Logged(tap="score", turn=turn, track=label, was=was, now=now)
     if isinstance(tap, NextTurn):
+        if not board.aids.turn_track:
+            raise _refuse("this rule set keeps no turns of its own", "count the turns of the rules it is played with")
         if board.aids.turns is not None and turn >= board.aids.turns:
             raise _refuse(f"the game ends after turn {board.aids.turns}", "end the game, or undo a turn")
         if turn >= MAX_TURN:
@@ -152,6 +135,47 @@ def _logged(state: Reading, tap: Tap, board: Board, dice: Dice) -> Logged:
             raise _refuse("the game has ended already")
         return Logged(tap="end", turn=turn)
     raise _refuse(f"'{tap.name}' does not change a game's state")
+
+
+def _marking(state: Reading, board: Board, piece_key: str, marker: str, on: bool) -> tuple[str, str, int, int]:
+    """A marker put on (``on``) or taken off a piece, checked: (piece, marker, was, now)."""
+    piece = board.piece(piece_key)
+    if piece is None:
+        hint = did_you_mean(piece_key, [p.key for p in board.pieces])
+        raise _refuse(f"'{piece_key[:80]}' is not a model of this list", hint)
+    control = piece.control(marker)
+    if control is None:
+        names = [c.marker for c in piece.controls]
+        raise _refuse(
+            f"'{marker[:80]}' is not a marker of {piece.key}",
+            f"its markers: {', '.join(names)}" if names else "the rule set gives it no markers",
+        )
+    was = state.value(piece.key, control.marker)
+    now = was + (1 if on else -1)
+    if now < 0:
+        raise _refuse(f"{piece.key} has no {control.marker} to take off")
+    if now > control.maximum:
+        raise _refuse(
+            f"{piece.key} is already {control.marker}"
+            if control.kind == "toggle"
+            else f"{control.marker} on {piece.key} is at most {control.maximum}"
+        )
+    return piece.key, control.marker, was, now
+
+
+def _scoring(state: Reading, board: Board, track_label: str, by: int) -> tuple[str, int, int]:
+    """A track moved ``by``, checked: (track, was, now)."""
+    track = board.track(track_label)
+    if track is None:
+        raise _refuse(f"'{track_label[:80]}' is not a score of this game")
+    was = state.scores.get(track.label, track.start)
+    now = was + by
+    if now < 0:
+        raise _refuse(f"{track.label} cannot go below 0 (it is {was})")
+    top = track.maximum if track.capped else MAX_SCORE
+    if now > top:
+        raise _refuse(f"{track.label} is at most {top}")
+    return track.label, was, now
 
 
 def _count_marked(state: Reading, board: Board, marker: str, *, with_the_lost: bool = False) -> int:
@@ -208,6 +232,8 @@ def _moved(state: GameState, line: Logged, *, forward: bool, log: tuple[Logged, 
     turn, ended = state.turn, state.ended
     if line.tap in ("mark", "unmark"):
         markers = _set(markers, line.piece, line.marker, line.now if forward else line.was)
+        for piece, marker, value in line.cleared:
+            markers = _set(markers, piece, marker, 0 if forward else value)
     elif line.tap == "score":
         scores = {**scores, line.track: line.now if forward else line.was}
     elif line.tap == "next-turn":
@@ -216,7 +242,7 @@ def _moved(state: GameState, line: Logged, *, forward: bool, log: tuple[Logged, 
         turn += 1 if forward else -1
     elif line.tap == "end":
         ended = forward
-    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=log)
+    return GameState(turn=turn, ended=ended, markers=markers, scores=scores, log=log, leftovers=state.leftovers)
 
 
 class _Live:
@@ -229,6 +255,7 @@ class _Live:
         self.markers: dict[str, dict[str, int]] = {k: dict(v) for k, v in start.markers.items()}
         self.scores: dict[str, int] = dict(start.scores)
         self.log: list[Logged] = list(start.log)
+        self.leftovers: dict[str, dict[str, int]] = {k: dict(v) for k, v in start.leftovers.items()}
 
     def value(self, piece: str, marker: str) -> int:
         return self.markers.get(piece, {}).get(marker, 0)
@@ -236,6 +263,8 @@ class _Live:
     def apply(self, line: Logged) -> None:
         if line.tap in ("mark", "unmark"):
             self._set(line.piece, line.marker, line.now)
+            for piece, marker, _ in line.cleared:
+                self._set(piece, marker, 0)
         elif line.tap == "score":
             self.scores[line.track] = line.now
         elif line.tap == "next-turn":
@@ -246,40 +275,70 @@ class _Live:
             self.ended = True
         self.log.append(line)
 
-    def _set(self, piece: str, marker: str, value: int) -> None:
-        own = self.markers.setdefault(piece, {})
+    def _set(self, piece: str, marker: str, value: int, markers: dict[str, dict[str, int]] | None = None) -> None:
+        held = self.markers if markers is None else markers
+        own = held.setdefault(piece, {})
         if value:
             own[marker] = value
         else:
             own.pop(marker, None)
             if not own:
-                del self.markers[piece]
+                del held[piece]
+
+    def set_aside(self, piece: str, marker: str, value: int) -> None:
+        """A marker of a piece (or a marker) the list no longer has: kept aside at ``value``."""
+        self._set(piece, marker, value, self.leftovers)
 
     def state(self) -> GameState:
         return GameState(
-            turn=self.turn, ended=self.ended, markers=self.markers, scores=self.scores, log=tuple(self.log)
+            turn=self.turn,
+            ended=self.ended,
+            markers=self.markers,
+            scores=self.scores,
+            log=tuple(self.log),
+            leftovers=self.leftovers,
         )
 
 
-def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) -> tuple[GameState, list[str]]:
+def replay(
+    board: Board,
+    lines: Iterable[Logged],
+    skip_missing: bool = False,
+    leftovers: Mapping[str, Mapping[str, int]] = FrozenMap(),
+) -> tuple[GameState, list[str]]:
     """Play a log again from a new game, checking each line as a tap is checked when it is made.
 
     Returns the state it ends in and what was wrong with it: a line that does not follow from
     the ones before (a hand edit), a count past its bounds, a piece or marker the list does not
-    have. With ``skip_missing``, lines about pieces the list no longer has are set aside and
-    said, rather than counted as wrong (the list was edited during the game)."""
-    state = _Live(initial(board))
+    have. ``leftovers`` are markers set aside earlier: those of pieces the list has (again) are
+    where the game starts from, the others stay aside.
+
+    With ``skip_missing`` (the list was edited since the log was written), the log is played on
+    the list as it is: a line about a piece or marker the list no longer has leaves the log and
+    its marker is set aside (in the state's ``leftovers``), and what a line worked out from the
+    list (the markers a turn clears, the figures a roll-off adds) is worked out again."""
+    state = _Live(dataclasses.replace(initial(board), leftovers=leftovers))
     problems: list[str] = []
+    for piece_key, marks in leftovers.items():
+        held = board.piece(piece_key)
+        for marker, value in marks.items():
+            control = held.control(marker) if held is not None else None
+            if control is None or not value:
+                continue
+            if not 0 < value <= control.maximum:
+                problems.append(f"the leftover {marker} on {piece_key} is {value}, outside 0 to {control.maximum}")
+            else:
+                state._set(piece_key, marker, value)  # brought back: the model is in the list again
     for n, line in enumerate(lines, 1):
         if line.tap in ("mark", "unmark"):
             piece = board.piece(line.piece)
             if skip_missing and (piece is None or piece.control(line.marker) is None):
+                state.set_aside(line.piece, line.marker, line.now)
                 continue
-            kind = Mark if line.tap == "mark" else Unmark
-            tap: Tap = kind(piece=line.piece, marker=line.marker)
+            tap: Tap | None = None
             expected_was = state.value(line.piece, line.marker)
         elif line.tap == "score":
-            tap = Score(track=line.track, by=line.now - line.was)
+            tap = None
             track = board.track(line.track)
             expected_was = state.scores.get(line.track, track.start if track else 0)
         elif line.tap == "next-turn":
@@ -298,7 +357,14 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
             problems.append(f"log line {n} says turn {line.turn}, but the game was in turn {state.turn}")
             break
         try:
-            made = _logged(state, tap, board, fair_dice)
+            if tap is None:  # a mark or a score, checked as its tap is, without a record made for each line
+                if line.tap == "score":
+                    now = _scoring(state, board, line.track, line.now - line.was)[2]
+                else:
+                    now = _marking(state, board, line.piece, line.marker, line.tap == "mark")[3]
+                made = line if now == line.now else dataclasses.replace(line, now=now)
+            else:
+                made = _logged(state, tap, board, fair_dice)
             if state.ended and line.tap != "end":
                 raise _refuse("a tap after the game's end")
         except InputError as exc:
@@ -306,13 +372,19 @@ def replay(board: Board, lines: Iterable[Logged], skip_missing: bool = False) ->
             break
         if made.bonus != line.bonus and _counted_the_lost(state, board, line):
             made = line
-        if made.now != line.now or made.bonus != line.bonus:
+        if made.now != line.now or (made.bonus != line.bonus and not skip_missing):
             problems.append(f"log line {n} ({line.words()[:80]}) is not what its tap does")
             break
         if line.tap == "next-turn" and skip_missing:
-            made = Logged(tap="next-turn", turn=line.turn, cleared=made.cleared)
+            for piece_key, marker, _ in line.cleared:
+                held = board.piece(piece_key)
+                if held is None or held.control(marker) is None:
+                    state.set_aside(piece_key, marker, 0)  # cleared when the turn was played
         elif line.tap == "next-turn" and set(made.cleared) != set(line.cleared):
             problems.append(f"log line {n}: the markers it cleared are not the ones the turn clears")
+            break
+        elif line.tap == "mark" and set(made.cleared) != set(line.cleared):
+            problems.append(f"log line {n}: the markers it took off are not the ones its marker takes off")
             break
         state.apply(made)
     return state.state(), problems

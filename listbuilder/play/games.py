@@ -125,6 +125,7 @@ def act(folder: Path, board: Board, game_id: str, tap: Tap, dice: Dice = fair_di
             name=gf.name,
             system=gf.system,
             version=gf.version,
+            played_on=board.version,  # the log, played on the list as it is now
             revision=gf.revision,
             roster=roster,
             started=gf.started,

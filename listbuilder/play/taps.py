@@ -164,13 +164,16 @@ class Logged(Record):
     roll: str = ""
     faces: tuple[int, ...] = ()
     bonus: int = 0  # roll-off: what the other side adds to its die (the roll's 'opponent_adds')
-    cleared: tuple[tuple[str, str, int], ...] = ()  # next-turn: (piece, marker, value) it cleared
+    # next-turn, or a mark that takes other markers off: (piece, marker, value) it cleared
+    cleared: tuple[tuple[str, str, int], ...] = ()
 
     def line(self) -> dict[str, Any]:
         """The line as a game file's log writes it: only the keys its tap uses."""
         out: dict[str, Any] = {"tap": self.tap, "turn": self.turn}
         if self.tap in ("mark", "unmark"):
             out.update(piece=self.piece, marker=self.marker, was=self.was, now=self.now)
+            if self.cleared:
+                out["cleared"] = [list(c) for c in self.cleared]
         elif self.tap == "score":
             out.update(track=self.track, was=self.was, now=self.now)
         elif self.tap == "roll":
@@ -188,13 +191,15 @@ class Logged(Record):
         if self.tap in ("mark", "unmark"):
             if toggle is None:
                 toggle = self.now in (0, 1) and self.was in (0, 1)
+            took = "".join(f" ({marker} {value} → 0)" for _, marker, value in self.cleared)
             if toggle:
-                return f"{self.marker} {'on' if self.now else 'off'}: {self.piece}"
-            return f"{self.marker} on {self.piece}: {self.was} → {self.now}"
+                return f"{self.marker} {'on' if self.now else 'off'}: {self.piece}{took}"
+            return f"{self.marker} on {self.piece}: {self.was} → {self.now}{took}"
         if self.tap == "score":
             return f"{self.track} {self.was} → {self.now}"
         if self.tap == "roll":
             return f"Rolled {title or self.roll}: {' and '.join(str(f) for f in self.faces)}"
         if self.tap == "next-turn":
-            return f"Turn {self.turn + 1} began" + (f" ({len(self.cleared)} markers cleared)" if self.cleared else "")
+            n = len(self.cleared)
+            return f"Turn {self.turn + 1} began" + (f" ({n} marker{'' if n == 1 else 's'} cleared)" if n else "")
         return "The game ended"

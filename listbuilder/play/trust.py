@@ -30,7 +30,7 @@ class Game(Record):
     problems: tuple[str, ...] = ()  # why it is not trusted
     changes: tuple[str, ...] = ()  # what changed in the list since the game began
     list_changed: bool = False
-    set_aside: tuple[str, ...] = ()  # pieces with markers that the list no longer has
+    set_aside: tuple[str, ...] = ()  # pieces with markers that the list no longer has (kept as leftovers)
 
     __json__ = (
         "game=id",
@@ -87,36 +87,34 @@ def judge(game_id: str, gf: GameFile, board: Board) -> Game:
         problems.append(f"it is a game of another list ('{gf.list[:80]}'), not of {board.file}")
     if gf.system != board.system:
         problems.append(f"it is a game of {gf.system[:40] or 'no rule set'}, but the list is {board.system}")
-    changed = gf.version != board.version
-    state, wrong = replay(board, gf.state.log, skip_missing=changed)
-    problems += wrong
+    changed = gf.version != board.version  # since the game began: the page says what changed
+    # since the log was last written: it is played on the list as it is now (see ``replay``)
+    moved = (gf.played_on or gf.version) != board.version
     stored = gf.state
+    state, wrong = replay(board, stored.log, skip_missing=moved, leftovers=stored.leftovers)
+    problems += wrong
+    # where the list moved on, a marker brought back from the leftovers (or cleared by a turn
+    # worked out again) was not in the markers written: those are not compared
+    skip = {(p, m) for p, marks in stored.leftovers.items() for m in marks} if moved else set()
     if not wrong and (
         state.turn != stored.turn
         or state.ended != stored.ended
         or _plain(state.scores) != _plain(stored.scores)
-        or _known(stored.markers, board) != _plain_markers(state.markers)
+        or _known(stored.markers, board, skip) != _known(state.markers, board, skip)
     ):
         problems.append("its turn, markers or scores do not follow from its log of taps: it was changed by hand")
     for piece, marks in stored.markers.items():
         p = board.piece(piece)
-        if p is None and not changed:
+        if p is None and not moved:
             problems.append(f"it has markers on '{piece[:80]}', which is not a model of this list")
             continue
         for marker, value in marks.items():
             c = p.control(marker) if p is not None else None
-            if p is not None and c is None and not changed:
+            if p is not None and c is None and not moved:
                 problems.append(f"it has '{marker[:80]}' on {piece[:80]}, which is not a marker it can have")
             elif c is not None and not 0 < value <= c.maximum:
                 problems.append(f"{marker} on {piece} is {value}, outside 0 to {c.maximum}")
-    set_aside = tuple(p for p in stored.markers if board.piece(p) is None) if changed else ()
-    set_aside += tuple(
-        f"{marker} on {p}"
-        for p, marks in stored.markers.items()
-        if changed and (held := board.piece(p)) is not None
-        for marker in marks
-        if held.control(marker) is None
-    )
+    set_aside = _aside(state.leftovers, board)
     changes = roster_changes(gf.roster, board.roster) if changed else ()
     if changed and not changes:
         changes = ("the list's file changed, but its units and counts did not",)
@@ -140,12 +138,28 @@ def _plain(m: Mapping[str, int]) -> dict[str, int]:
     return dict(m)
 
 
-def _plain_markers(m: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
-    return {k: dict(v) for k, v in m.items() if v}
+def _known(m: Mapping[str, Mapping[str, int]], board: Board, skip: set[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """The markers of the list's pieces, but those in ``skip``."""
+    out = {}
+    for k, marks in m.items():
+        if board.piece(k) is not None:
+            kept = {mk: v for mk, v in marks.items() if v and (k, mk) not in skip}
+            if kept:
+                out[k] = kept
+    return out
 
 
-def _known(m: Mapping[str, Mapping[str, int]], board: Board) -> dict[str, dict[str, int]]:
-    return {k: {mk: v for mk, v in marks.items() if v} for k, marks in m.items() if board.piece(k) and marks}
+def _aside(leftovers: Mapping[str, Mapping[str, int]], board: Board) -> tuple[str, ...]:
+    """The set-aside markers as the page names them: a piece the list no longer has, or a marker
+    a piece no longer has ('Immobilised on Colony Doctor')."""
+    said = []
+    for piece, marks in leftovers.items():
+        held = board.piece(piece)
+        if held is None:
+            said.append(piece)
+        else:
+            said += [f"{marker} on {piece}" for marker in marks if held.control(marker) is None]
+    return tuple(dict.fromkeys(said))
 
 
 def _shown(stored: GameState, board: Board) -> GameState:
@@ -165,5 +179,10 @@ def _shown(stored: GameState, board: Board) -> GameState:
             markers[piece] = kept
     scores = {t.label: max(0, stored.scores.get(t.label, t.start)) for t in board.aids.tracks}
     return GameState(
-        turn=max(1, stored.turn), ended=stored.ended, markers=markers, scores=scores, log=stored.log[-200:]
+        turn=max(1, stored.turn),
+        ended=stored.ended,
+        markers=markers,
+        scores=scores,
+        log=stored.log[-200:],
+        leftovers=stored.leftovers,
     )

@@ -120,12 +120,14 @@ def render_document(
     references: Sequence[ReferenceSheet] = (),
     cards: Sequence[Card] = (),
     books: Sequence[Any] = (),
+    covers: Sequence[Any] = (),
     title: str,
     paper: Paper = "a4",
     user_templates: Path | None = None,
     standalone: bool = True,
 ) -> str:
-    """The HTML of a document holding rosters, then reference sheets, then rules cards, then books.
+    """The HTML of a document holding covers (an event's pack), rosters, then reference sheets, then
+    rules cards, then books.
 
     ``standalone`` inlines the stylesheet and fonts, so the file prints alone from a browser.
     Otherwise the PDF writer applies ``stylesheet()`` itself, parsed once per process.
@@ -137,6 +139,7 @@ def render_document(
         "references": references,
         "cards": cards,
         "books": books,
+        "covers": covers,
         "style": font_faces(embed=True) + "\n" + stylesheet(paper, user_templates) if standalone else "",
         "version": __version__,
     }

@@ -25,6 +25,7 @@ class PrintedMarker(Record):
     label: str
     rows: tuple[int, ...]  # the boxes of each printed row
     tally: bool  # the boxes are wide, to write a number in
+    until: str = ""  # when the text clears it: "turn", "activation", or "" (the player does)
 
 
 def _split(boxes: int, per_row: int) -> list[int]:
@@ -47,12 +48,12 @@ def printed_markers(ref: ReferenceFile, system: System, entry: Any) -> tuple[Pri
             if entry.count * figures > MAX_BOXES:
                 return ()
             rows = [n for _ in range(entry.count) for n in _split(figures, BOXES_PER_ROW)]
-            out.append(PrintedMarker(label=m.label, rows=tuple(rows), tally=False))
+            out.append(PrintedMarker(label=m.label, rows=tuple(rows), tally=False, until=m.clears or ""))
             continue
         boxes = entry.count * (figures if m.per == "model" else 1)
         if boxes > MAX_BOXES:
             return ()
         tally = m.kind == "count"
         rows = _split(boxes, TALLIES_PER_ROW if tally else BOXES_PER_ROW)
-        out.append(PrintedMarker(label=m.label, rows=tuple(rows), tally=tally))
+        out.append(PrintedMarker(label=m.label, rows=tuple(rows), tally=tally, until=m.clears or ""))
     return tuple(out)

@@ -112,6 +112,8 @@ class Roster(Record):
     model_boxes: tuple[str, ...]
     turns: int | None
     tracks: tuple[Any, ...]
+    # (when, labels): the markers of the list that clear on their own, by when ("turn", "activation")
+    clearing: tuple[tuple[str, tuple[str, ...]], ...]
     # The factions the list's catalog units come from, in order: worked out once, since the
     # template asks for every entry (a property here made a 20,000-entry roster quadratic).
     factions: tuple[str, ...]
@@ -265,9 +267,20 @@ def roster(report: Report, strict: bool = False) -> Roster:
         model_boxes=box_labels(ref, system),
         turns=ref.play_aids.turns,
         tracks=tuple(t for t in ref.play_aids.tracks if t.printed),
+        clearing=_clearing(entries),
         factions=tuple(dict.fromkeys(x.faction for x in entries if x.faction and not x.custom)),
         varies=system.base_name,
     )
+
+
+def _clearing(entries: list[RosterEntry]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The markers the entries print that clear on their own, grouped by when: ('turn', ('Hits',))."""
+    found: dict[str, dict[str, None]] = {}
+    for entry in entries:
+        for m in entry.markers:
+            if m.until:
+                found.setdefault(m.until, {})[m.label] = None
+    return tuple((when, tuple(labels)) for when, labels in found.items())
 
 
 def _derived_cells(ref: ReferenceFile, system: System, unit: Unit) -> tuple[Cell, ...]:

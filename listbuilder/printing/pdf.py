@@ -12,6 +12,7 @@ streams, drawn pixel for pixel the same, for a few milliseconds more.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -60,4 +61,20 @@ def html_to_pdf(html: str, css: str, fetcher: LockedFetcher | None = None) -> by
     document = weasyprint.HTML(string=html, base_url="about:blank", url_fetcher=fetcher or LockedFetcher())
     # write_pdf has no annotations; with no target it returns the PDF as bytes (WeasyPrint's docs).
     pdf: bytes = document.write_pdf(stylesheets=[sheet], font_config=fonts, presentational_hints=False)
+    return pdf
+
+
+def htmls_to_pdf(parts: Sequence[str], css: str, done: Callable[[int], None] | None = None) -> bytes:
+    """Lay out each of ``parts`` on its own (each numbers its own pages), then write them as one PDF:
+    the work grows with the parts, and ``done`` hears of each part laid out (a progress bar)."""
+    sheet, fonts = _compiled(css)
+    fetcher = LockedFetcher()
+    documents = []
+    for n, html in enumerate(parts, 1):
+        document = weasyprint.HTML(string=html, base_url="about:blank", url_fetcher=fetcher)
+        documents.append(document.render(stylesheets=[sheet], font_config=fonts, presentational_hints=False))
+        if done is not None:
+            done(n)
+    pages = [page for document in documents for page in document.pages]
+    pdf: bytes = documents[0].copy(pages).write_pdf()
     return pdf

@@ -62,6 +62,7 @@
   function move(state, line, forward) {
     if (line.tap === "mark" || line.tap === "unmark") {
       setMark(state, line.piece, line.marker, forward ? line.now : line.was);
+      (line.cleared || []).forEach(function (c) { setMark(state, c[0], c[1], forward ? 0 : c[2]); });
     } else if (line.tap === "score") {
       state.scores[line.track] = forward ? line.now : line.was;
     } else if (line.tap === "next-turn") {
@@ -75,8 +76,30 @@
   function controlsOf(piece) { return board.controls[piece.controls]; }
   function value(state, piece, marker) { return (state.marks[piece] || {})[marker] || 0; }
 
-  function isOut(state, piece) {
-    return controlsOf(piece).some(function (c) { return c.out && value(state, piece.key, c.marker) >= c.maximum; });
+  /* How many of a piece's figures are out: all, when a marker that puts it out is on (or at its
+     maximum); else as many as a count of its figures says (board.py's figures_out). */
+  function figuresOut(state, piece) {
+    var out = 0;
+    var controls = controlsOf(piece);
+    for (var i = 0; i < controls.length; i++) {
+      var c = controls[i], v = c.out ? value(state, piece.key, c.marker) : 0;
+      if (v && v >= c.maximum) return piece.figures;
+      if (v && c.of_figures) out = Math.max(out, v);
+    }
+    return out;
+  }
+
+  function isOut(state, piece) { return figuresOut(state, piece) >= piece.figures; }
+
+  /* Out of the game: pieces, and how much of the force (its figures, weighted, or its points). */
+  function lost(state) {
+    var pieces = 0, weight = 0;
+    board.pieces.forEach(function (p) {
+      var out = figuresOut(state, p);
+      if (out >= p.figures) pieces += 1;
+      if (out) weight += Math.floor(p.cost * out / Math.max(p.figures, 1));
+    });
+    return [pieces, weight];
   }
 
   function rollOf(id) { return board.rolls.filter(function (r) { return r.id === id; })[0]; }
@@ -133,8 +156,15 @@
     tap(function (state) {
       var was = value(state, piece.key, control.marker), now = was + by;
       if (now < 0 || now > control.maximum) return null;
+      var cleared = [];
+      if (by > 0) {  /* what putting it on takes off (hunkering down drops Danger tokens) */
+        (control.takes_off || []).forEach(function (m) {
+          var v = value(state, piece.key, m);
+          if (v) cleared.push([piece.key, m, v]);
+        });
+      }
       return { tap: by > 0 ? "mark" : "unmark", turn: state.turn, piece: piece.key, marker: control.marker,
-        was: was, now: now, toggle: control.kind === "toggle" };
+        was: was, now: now, toggle: control.kind === "toggle", cleared: cleared };
     });
   }
 
@@ -148,7 +178,7 @@
 
   function nextTurn() {
     tap(function (state) {
-      if (board.turns !== null && state.turn >= board.turns) return null;
+      if (!board.turn_track || (board.turns !== null && state.turn >= board.turns)) return null;
       var cleared = [];
       board.pieces.forEach(function (p) {
         controlsOf(p).forEach(function (c) {
@@ -165,7 +195,9 @@
       var faces = r.kind === "roll-off" ? [die(), die()] : [die()];
       var bonus = 0;
       if (r.kind === "roll-off" && r.adds) {
-        board.pieces.forEach(function (p) { bonus += value(state, p.key, r.adds); });
+        board.pieces.forEach(function (p) {  /* a figure out of the game no longer counts */
+          bonus += Math.min(value(state, p.key, r.adds), p.figures - figuresOut(state, p));
+        });
       }
       return { tap: "roll", turn: state.turn, roll: r.id, faces: faces, bonus: bonus };
     });
@@ -217,15 +249,19 @@
     var state = replay(game.log);
     var over = state.ended;
     var atEnd = board.turns !== null && state.turn >= board.turns;
-    var out = board.pieces.filter(function (p) { return isOut(state, p); }).length;
+    var gone = lost(state);
+    var outText = board.counts_figures ? gone[1] + " of " + board.size
+      : gone[0] + " of " + board.size + (board.size_unit === "points" ? " (" + gone[1] + " points)" : "");
+    var outCount = board.counts_figures ? gone[1] : gone[0];
+    var halfText = board.half ? (outCount * 2 >= board.size ? " · half or more" : " · half at " + Math.floor((board.size + 1) / 2)) : "";
     var parts = [];
 
-    var turnText = "Turn " + state.turn + (board.turns !== null ? " of " + board.turns : "");
+    var turnText = board.turn_track ? "Turn " + state.turn + (board.turns !== null ? " of " + board.turns : "") : "Game";
     parts.push(el("div", { "class": "t-bar" }, [
       el("p", { "class": "t-turn" }, [el("b", { text: turnText }), over ? " · the game has ended" : "",
-        " · out of the game: " + out + " of " + board.pieces.length]),
+        " · out of the game: " + outText + halfText]),
       el("div", { "class": "t-buttons" }, [
-        button("next", "Next turn", nextTurn, { disabled: over || atEnd, why: over || atEnd ? "t-why" : null }),
+        board.turn_track ? button("next", "Next turn", nextTurn, { disabled: over || atEnd, why: over || atEnd ? "t-why" : null }) : null,
         button("undo", "Undo", undo, { disabled: !game.log.length, why: game.log.length ? null : "t-why" }),
       ]),
       el("p", { id: "t-why", "class": "t-why", text: over ? "The game has ended: undo the end to play on, or start a new game."
@@ -234,6 +270,7 @@
     parts.push(el("p", { id: "tracker-said", "class": "t-said", role: "status", "aria-live": "polite", text: said || "" }));
     if (!kept) parts.push(el("p", { "class": "t-warn", text: "This browser does not keep the game: it is lost when the page closes." }));
     if (board.turn_text) parts.push(el("p", { "class": "t-note", text: board.turn_text }));
+    if (board.half) parts.push(el("p", { "class": "t-note", text: board.half }));
 
     if (board.tracks.length) {
       parts.push(el("h3", { text: "Scores" }));

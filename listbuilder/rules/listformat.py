@@ -33,6 +33,9 @@ KeyType = Literal["text", "whole", "flag", "list"]
 # Stands for the rule set's limit key: its measure's plural ('points: 100', 'figures: 20').
 LIMIT = "<measure>"
 INVALID: Any = object()  # what read_key returns for a value it reported as wrong
+# The largest limit a list may agree: past any game played at a table (a might-skirmish warband
+# is 100 points, a deathmelt force some 20 figures), and a number a form can always take.
+MAX_LIMIT = 100_000
 
 
 @record
@@ -47,13 +50,16 @@ class ListKey(Record):
     required: bool = False
     nonblank: bool = False  # for text: at least one character that is not a space
     minimum: int | None = None
+    maximum: int | None = None
     default: Any = None
     missing: str | None = None  # the message when a required key is left out (else: wrong, found nothing)
     empty: str | None = None  # the message when the key is written with nothing after it (else: wrong)
     empty_hint: str | None = None
     too_small: str | None = None  # the message below the minimum (else: wrong)
+    too_big: str | None = None  # the message above the maximum (else: wrong)
     hint: str | None = None
     small_hint: str | None = None
+    big_hint: str | None = None
 
     def named(self, limit_key: str) -> str:
         """The key as a file writes it (the rule set's measure for the limit)."""
@@ -86,7 +92,10 @@ LIMIT_KEY = ListKey(
     key=LIMIT,
     type="whole",
     minimum=1,
+    maximum=MAX_LIMIT,
     wrong="the limit must be a whole number of at least 1",
+    too_big=f"the limit must be at most {MAX_LIMIT:,}",
+    big_hint="agree the size of a game played at a table",
     title="Limit",
     help="The most {measure} the {force} may have, as agreed between the players.{standard}",
 )
@@ -247,6 +256,9 @@ def read_key(
         else:
             errors.append(doc.detail(where, f"{key.wrong}, found {describe_value(value)}", hint))
         return INVALID
+    if key.maximum is not None and value > key.maximum:
+        errors.append(doc.detail(where, f"{key.too_big or key.wrong}, found {value:,}", key.big_hint or hint))
+        return INVALID
     return value
 
 
@@ -262,6 +274,8 @@ def key_schema(key: ListKey, words: Mapping[str, str]) -> dict[str, Any]:
         out["pattern"] = "\\S"
     if key.minimum is not None:
         out["minimum"] = key.minimum
+    if key.maximum is not None:
+        out["maximum"] = key.maximum
     if key.default is not None and key.type == "whole":
         out["default"] = key.default
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from listbuilder.errors import ErrorDetail
+from listbuilder.errors import Action, ErrorDetail
 from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.schema import describe_value
@@ -169,21 +169,20 @@ def check_counts(
         return []
     shown = " + ".join(str(i) for i in counted)  # "4x Rifle + 2x Repeater": each named
     # The list format's rule (each rule set declares it as a ruling): each of the unit's figures
-    # carries one of the items counted, so the counts add up to the unit's figures.
+    # carries one of the items counted, so the counts add up to the unit's figures. Figures that
+    # carry none, or two, make a unit of their own: a next step each face words its own way (a
+    # list file's key, the builder's ticks), so the engine names it only as an action.
     if given < figures:
-        instead = (
-            f"count all {figures} {noun}, each carrying one of its {label}; {noun} that carry none "
-            f"go in an entry of their own with '{label}: []'"
-        )
+        instead = f"count all {figures} {noun}, each carrying one of its {label}"
+        both: tuple[tuple[str, str], ...] = ()
     else:
-        instead = (
-            f"count each of the {figures} {noun} once; {noun} that carry two of its {label} go in an "
-            f"entry of their own listing both, e.g. '{label}: [{counted[0].name}, {counted[-1].name}]'"
-        )
+        instead = f"count each of the {figures} {noun} once"
+        both = (("item", counted[0].name), ("item", counted[-1].name))
     return [
         doc.detail(
             where,
             f"{who}the unit has {figures} {noun}, but its {label} are carried by {shown} = {given}",
             f"make the {noun} carrying its {label} add up to {figures}: {instead}",
+            action=Action(kind="own-entry", example=(("stat", label), ("figures", noun), *both)),
         )
     ]

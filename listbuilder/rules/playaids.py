@@ -7,8 +7,9 @@ buttons. Both read these records, so a marker is declared in one place:
 - a **marker** is a *toggle* (Stunned: on or off) or a *count* (Danger tokens: 0, 1, 2...), kept
   per *model* (each figure) or per *unit* (each copy of an entry, where a rule set tracks units),
   for the unit types its ``uses`` names, with a ``maximum`` (a number, ``figures``: the unit's
-  figures, or none where the text sets no cap) and ``clears: turn`` where the text wipes it at
-  the end of each turn;
+  figures, or none where the text sets no cap), ``clears: turn`` where the text wipes it at
+  the end of each turn (``activation`` where it lasts until the model's next activation, which
+  the next turn brings), and ``takes_off`` the markers that putting it on removes;
 - a **track** is a score or a pool of tokens kept once per force (Fate tokens, victory points);
 - a **roll** is a set-up roll: a die read against a table of the reference, or a roll-off;
 - **half** says what losing half of a force means, where the text gives it a meaning.
@@ -47,7 +48,15 @@ class Marker(Record):
         "a count's highest value: a number, 'figures' (the unit's figures), or left out where the text sets no cap",
         default=None,
     )
-    clears: Literal["turn"] | None = doc("'turn' where the text clears it when a turn ends", default=None)
+    clears: Literal["turn", "activation"] | None = doc(
+        "'turn' where the text clears it when a turn ends; 'activation' where it lasts until the model's "
+        "next activation, which the track's next turn brings (the next turn takes both off)",
+        default=None,
+    )
+    takes_off: tuple[str, ...] = doc(
+        "markers it takes off the model or unit when it is put on (hunkering down drops all Danger tokens)",
+        default=(),
+    )
     out: bool = doc("true when a model so marked is out of the game (dead, a casualty)", default=False)
     text: str = doc("what it means, in our own words", default="")
     source: str = doc("where the source text gives it", default="")
@@ -106,6 +115,11 @@ class PlayAids(Record):
     """What the roster and the play page give players to track a game at the table."""
 
     turns: int | None = doc("the number of turns, for a turn track; leave out if the text sets none", default=None)
+    turn_track: bool = doc(
+        "false where the text keeps no turns of its own (a module plugged into other rules): no turn count, "
+        "and no marker clears with a turn",
+        default=True,
+    )
     turn_text: str = doc("what one turn of the track is and when the game ends, in our own words", default="")
     markers: tuple[str | Marker, ...] = doc(
         "markers put on models or units: a label (a toggle on every model), or a marker in full", default=()

@@ -222,8 +222,9 @@ def box_labels(ref: "ReferenceFile", system: System, units: Iterable[Unit] | Non
 
 
 def _check_play_aids(ref: "ReferenceFile", check_uses: Any, d: Document) -> list[ErrorDetail]:
-    """Markers that make sense (a count's bound, a toggle without one), rolls that name a table
-    whose first column is die faces, labels given once."""
+    """Markers that make sense (a count's bound, a toggle without one, markers taken off that
+    exist, no clearing without turns), rolls that name a table whose first column is die faces,
+    labels given once."""
     errors: list[ErrorDetail] = []
     aids = ref.play_aids
     seen: set[str] = set()
@@ -239,6 +240,14 @@ def _check_play_aids(ref: "ReferenceFile", check_uses: Any, d: Document) -> list
             errors.append(d.detail((*path, "maximum"), "a toggle is on or off: only a count has a maximum"))
         if isinstance(marker.maximum, int) and marker.maximum < 1:
             errors.append(d.detail((*path, "maximum"), f"a count's maximum is at least 1, found {marker.maximum}"))
+        if marker.clears and not aids.turn_track:
+            errors.append(d.detail((*path, "clears"), "the play aids keep no turns (turn_track: false) to clear it"))
+    markers = [m.label if isinstance(m, Marker) else m for m in aids.markers]
+    for i, marker in enumerate(aids.all_markers):
+        for gone in marker.takes_off:
+            if gone not in markers or gone == marker.label:
+                found = "is the marker itself" if gone == marker.label else "is not a marker of this file"
+                errors.append(d.detail(("play_aids", "markers", i, "takes_off"), f"'{gone}' {found}"))
     labels = [t.label for t in aids.tracks]
     for i, track in enumerate(aids.tracks):
         if labels.count(track.label) > 1 or track.label in seen:

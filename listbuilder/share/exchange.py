@@ -164,6 +164,13 @@ def import_with_notes(text: str, source: Path, catalogs: Catalogs, system_id: st
         raise InputError("the text holds characters that are not valid Unicode", file=source)
     if text.lstrip().startswith("{"):
         data = _read_json(text, source, catalogs)
+        if system_id and data["system"] != system_id:  # as the text reader refuses it
+            raise InputError.detailed(
+                f"the JSON is a list of {data['system']}, not of the rule set chosen, {system_id}",
+                "choose its rule set, or none: the JSON says which it is",
+                file=source,
+                path=("system",),
+            )
         sent = json.loads(text)
         written = [Written(line=None, cost=_whole(e.get("cost"))) for e in sent["entries"]]
         written.append(Written(line=None, cost=_whole(sent.get("total"))))
@@ -298,7 +305,7 @@ def _read_json(text: str, source: Path, catalogs: Catalogs) -> dict[str, Any]:
             message = f"'leaders' must be a whole number from 0 to the entry's count of {count}, found {leaders!r}"
             details.append(ErrorDetail(message=message, path=(*path, "leaders")))
         elif not raw["custom"]:  # a catalog unit: 'stats' and 'notes' are not read
-            unit = system.find_unit(unit_name.strip())
+            unit = system.listed_unit(unit_name.strip())  # an old list's renamed or retired unit too
             if unit is None:
                 missing = system.unknown_unit(unit_name)
                 details.append(ErrorDetail(message=missing.message, path=(*path, "unit"), hint=missing.hint))

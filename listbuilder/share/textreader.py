@@ -16,7 +16,7 @@ from listbuilder.files.yamldoc import Document
 from listbuilder.record import Record, record
 from listbuilder.rules.catalog import Catalogs
 from listbuilder.rules.statline import parse_stats, stats_example
-from listbuilder.rules.system import System
+from listbuilder.rules.system import System, unit_key
 from listbuilder.share.textformat import MARKDOWN_SPECIAL, mark_pattern
 
 _BULLET = re.compile(r"^(?:[-*+•]\s+)+")
@@ -245,7 +245,7 @@ class _Reader:
         entries in any of the spellings ``entry`` reads, a count of 1 where none is given, and a total
         on a line of its own or after the name. Lines around them are skipped, and said."""
         self.list_read = True
-        self.markdown = bool(lines) and bool(_HEADING.match(lines[0][1]))
+        self.markdown = any(_HEADING.match(line) or "**" in line or "`" in line for _, line in lines)
         body = [(n, self.clean(_BULLET.sub("", _HEADING.sub("", raw))).strip()) for n, raw in lines]
         kinds = [self.kind(system, line) for _, line in body]
         entries = [i for i, k in enumerate(kinds) if k == "entry"]
@@ -457,6 +457,8 @@ class _Reader:
             missing = system.unknown_unit(name)
             self.fail(line, missing.message, missing.hint or "a custom unit gives its stats in [ ]", missing.action)
             return None
+        if unit.retired is None and unit_key(name) in system.former:
+            self.skipped.append(f"line {line}: '{name}' is now called {unit.name} in the {system.id} catalogs")
         return catalog_entry(unit, count, leader)
 
     def custom_unit(

@@ -14,16 +14,19 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from listbuilder.api import folders
+from listbuilder.api import club, folders
 from listbuilder.errors import InputError, shown
-from listbuilder.web import builder, lists, play, repair, sheets, units
+from listbuilder.web import builder, lists, members, play, repair, sheets, units
+from listbuilder.web.gate import Club, ClubGate
 from listbuilder.web.security import HEADERS, HeavyRoute, middleware
 from listbuilder.web.site import STATIC, Refused, Restarted, Site
 
@@ -49,8 +52,9 @@ def create_app(
         raise InputError.detailed("this is a file, not a folder", f"serve the folder it is in: {folder_of}", file=root)
     if not root.is_dir():
         raise InputError.detailed("no such folder", "serve a folder of list files", file=root)
-    if not read_only:
-        folders.tidy_folder(root)  # what a server killed mid-write left beside its lists
+    a_club = club.is_club(root)
+    if not read_only and not a_club:
+        folders.tidy_folder(root)  # what a server killed mid-write left beside its lists (a club: each member's)
     site = Site(
         root,
         read_only=read_only,
@@ -93,6 +97,9 @@ def create_app(
         Route("/fonts/{name}", sheets.font(site)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    gate = Club(root, site) if a_club else None
+    if gate is not None:
+        routes[-1:-1] = club_routes(site, gate)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return site.page("error.html", request, 404, title="Not found", message="There is no such page here.")
@@ -113,10 +120,40 @@ def create_app(
         )
 
     handlers = {Refused: refused, Restarted: restarted, 404: not_found, Exception: unexpected}
-    guard = middleware(host, port, routes, site.token)  # web/security.py: the checks, in their order
+
+    def page_not_found(request: Request) -> Response:
+        return site.page("error.html", request, 404, title="Not found", message="There is no such page here.")
+
+    # web/security.py: the checks, in their order; a club's gate among them (web/gate.py)
+    guard = middleware(
+        host,
+        port,
+        routes,
+        lambda: site.token,
+        gate=Middleware(ClubGate, club=gate, not_found=page_not_found) if gate is not None else None,
+        also=[urlsplit(gate.url).netloc.lower()] if gate is not None else [],
+        who=(lambda: site.visit.member.id if site.visit.member is not None else None) if gate is not None else None,
+    )
     app = Starlette(routes=routes, middleware=guard, exception_handlers=handlers)
     app.state.site = site
     return app
+
+
+def club_routes(site: Site, gate: Club) -> list[Route]:
+    """A club's own pages (``web/members.py``)."""
+    return [
+        Route("/sign-in", members.sign_in_page(site, gate), methods=["GET", "POST"]),
+        Route("/join/{secret}", members.join(site, gate), methods=["GET", "POST"]),
+        Route("/sign-out", members.sign_out(site, gate), methods=["POST"]),
+        Route("/me", members.me_page(site, gate)),
+        Route("/me/passphrase", members.set_passphrase(site, gate), methods=["POST"]),
+        Route("/me/lists.zip", members.download(site, gate)),
+        Route("/upload", members.upload(site, gate), methods=["POST"]),
+        Route("/list/{file}/club-share", members.share_with_club(site, gate), methods=["POST"]),
+        Route("/club", members.club_page(site, gate)),
+        Route("/club/invite", members.invite(site, gate), methods=["POST"]),
+        Route("/club/revoke", members.revoke(site, gate), methods=["POST"]),
+    ]
 
 
 def installation() -> tuple[int, int] | None:

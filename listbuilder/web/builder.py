@@ -15,7 +15,7 @@ from listbuilder.api import editing, folders, rulesets
 from listbuilder.errors import ConflictError, ListbuilderError
 from listbuilder.memory import Bounded
 from listbuilder.web.forms import change_of, index
-from listbuilder.web.repair import repair_view
+from listbuilder.web.repair import repair_view, to_repair
 from listbuilder.web.site import (
     Endpoint,
     Site,
@@ -157,7 +157,7 @@ def builder_page(site: Site) -> Endpoint:
         try:
             return await blocking(_builder, site, request, file, custom=_priced(request))
         except ListbuilderError as exc:  # a list that cannot be read opens in its repair view
-            return await blocking(repair_view, site, request, file, exc)
+            return await blocking(repair_view, site, request, file, exc, 400)
 
     return handler
 
@@ -242,8 +242,8 @@ def _change(site: Site, request: Request, file: str, fields: Mapping[str, list[s
         try:
             custom = fields if what in ("custom", "replace") else None
             return _changed(site, request, file, what, 400, error=error_message(exc), custom=custom)
-        except ListbuilderError:
-            return unreadable(site, request, exc)
+        except ListbuilderError:  # the list cannot be read (changed elsewhere): its repair view says why
+            return to_repair(site, request, file, exc, 400, error=error_message(exc))
     done = result.done if result.changed else "Nothing changed"
     if is_htmx(request):
         return _changed(site, request, file, what, notice=done, touched=result.entry, state=result.state)
@@ -304,13 +304,10 @@ def undo(site: Site, redo: bool) -> Endpoint:
             try:
                 return await blocking(_changed, site, request, file, "", status, error=error, conflict=conflict)
             except ListbuilderError:  # the list cannot be read (a repair's step): its repair view says it
-                return await blocking(repair_view, site, request, file, exc, status, error=error, conflict=conflict)
+                return await blocking(to_repair, site, request, file, exc, status, error=error, conflict=conflict)
         done = "Redone" if redo else "Undone"
         if not result.readable:  # a repair taken back: the list is unreadable again, and its page repairs it
-            url = list_url(file) + "?" + urlencode({"done": f"{done}: the list cannot be read again"})
-            if is_htmx(request):
-                return Response(status_code=200, headers={"hx-redirect": url})
-            return RedirectResponse(url, status_code=303)
+            return to_repair(site, request, file, None, done=f"{done}: the list cannot be read again")
         if is_htmx(request):
             return await blocking(_changed, site, request, file, "", notice=done, state=result.state)
         return redirect(list_url(file), done)

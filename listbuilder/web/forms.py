@@ -162,11 +162,14 @@ def _loadout(
     key: str, item: str, figures_key: str, ticked: list[str], fields: Fields, label: str, errors: list[ErrorDetail]
 ) -> list[str | dict[str, str | int]]:
     """A list stat's items with the figures carrying each (``{weapon: Rifle, figures: 3}``), or
-    names alone when no count is given. A count given for an item not ticked chooses it too."""
+    names alone when no count is given. A count above 0 given for an item not ticked chooses it
+    too (as the page's script ticks it); a 0 there leaves it unchosen."""
     counts: dict[str, str] = {}
     for field, values in fields.items():
         if field.startswith(key + ":") and values and values[-1].strip():
-            counts[field[len(key) + 1 :]] = values[-1].strip()
+            name, count = field[len(key) + 1 :], values[-1].strip()
+            if name in ticked or whole(count) != 0:
+                counts[name] = count
     if not counts:
         return list(ticked)
     every = _one(fields, figures_key)

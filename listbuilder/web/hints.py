@@ -8,7 +8,7 @@ page and message for every rule set and looks for them.
 
 from __future__ import annotations
 
-from listbuilder.errors import Action, ConflictError, ListbuilderError, shown
+from listbuilder.errors import Action, ConflictError, ErrorDetail, ListbuilderError, shown
 
 WORDS = {
     "catalog": "the catalog on the builder page lists its units",
@@ -24,6 +24,8 @@ WORDS = {
     "price-unit": "it is in the catalog: add it from there",
     "catalogs": "or have the builder started with that folder of catalogs",
     "qr-on-roster": "untick the QR code, or print the roster too",
+    "own-entry": "make the figures that carry none of its items, or two, a unit of their own",
+    "limit": "type the list's limit under “Name and limit”",
     "rename": "“Use” writes its current name",
     "retired": "replace it from the catalog, or “Remove” it",
     "import-system": "or, for a list typed by hand, choose its rule set in the form",
@@ -37,16 +39,25 @@ def hint(action: Action | None) -> str:
     """The builder's words for ``action`` ('' for none): how to take that step on these pages."""
     if action is None:
         return ""
+    said = dict(action.example)
     if action.kind in ("rename", "retired"):
-        unit = dict(action.example).get("unit")
+        unit = said.get("unit")
         if action.kind == "rename":
             return f"“Use {unit}” writes its current name"
         if unit:
             return f"“Use {unit}” puts it in its place, or “Remove” takes it out"
         return "“Remove” takes it out: add another from the catalog in its place"
     if action.kind == "price-unit":
-        unit = dict(action.example).get("unit")
+        unit = said.get("unit")
         return f"{unit} is in the catalog: add it from there" if unit else WORDS["price-unit"]
+    if action.kind == "own-entry" and "stat" in said:  # the custom form's ticks, never a file's key
+        stat, figures = said.get("stat", "items"), said.get("figures", "figures")
+        items = [value for key, value in action.example if key == "item"]
+        if not items:
+            return f"make the {figures} that carry none a unit of their own, with no {stat} ticked"
+        return f"make the {figures} that carry both a unit of their own, with {' and '.join(items)} ticked"
+    if action.kind == "limit" and said.get("most", "").isdigit():
+        return f"type a whole number of {said.get('key', 'points')} from 1 to {int(said['most']):,}"
     return WORDS.get(action.kind, "")
 
 
@@ -61,5 +72,11 @@ def error_text(exc: ListbuilderError) -> str:
     shows the list as it is now, which is what its details would ask for."""
     if isinstance(exc, ConflictError):
         return exc.summary[:1].upper() + exc.summary[1:] + "."
-    text = exc.render(web_hint)
+    # The rule set's stats as a statline ('Figures 1, Infantry, Weapons Rifle + Repeater') are the
+    # command line's grammar: the builder's form names each stat, so the guide is its words alone.
+    details = [
+        ErrorDetail(message=hint(d.action)) if d.action is not None and d.action.kind == "price" else d
+        for d in exc.details
+    ]
+    text = ListbuilderError(exc.summary, exc.file, details).render(web_hint)
     return text.replace(shown(exc.file) + ": ", "", 1) if exc.file else text

@@ -60,6 +60,21 @@ def repair_view(
     return site.page("repair.html", request, status, **context)
 
 
+def to_repair(
+    site: Site, request: Request, file: str, exc: ListbuilderError | None, status: int = 303, **extra: Any
+) -> Response:
+    """Send a builder's request to the repair view of ``file``, which can no longer be read: htmx is
+    told to load it (a whole page is no part of the builder), a plain form gets it at once; with no
+    ``exc``, a change was made and the browser is sent on (``done``: what it did)."""
+    done = extra.pop("done", "") if exc is None else "Nothing was changed: the list cannot be read"
+    if exc is None or is_htmx(request):
+        answer = redirect(list_url(file), done)
+        if is_htmx(request):
+            return Response(status_code=200, headers={"hx-redirect": answer.headers["location"]})
+        return answer
+    return repair_view(site, request, file, exc, status, **extra)
+
+
 def check(site: Site) -> Endpoint:
     """The problems of the text as typed (htmx: the list of them; without it, the whole view)."""
 

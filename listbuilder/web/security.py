@@ -49,6 +49,7 @@ from starlette.routing import BaseRoute, Match, Route
 MAX_BODY = 1024 * 1024
 HEAVY_AT_ONCE = 2  # work-heavy GETs running at once, per server (2 cores run two solvers)
 HEAVY_WAITING = 8  # and waiting for their turn; past that, 503
+HEAVY_PER_MEMBER = 2  # a club member's, running or waiting; past that, 429 (one member cannot take them all)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
@@ -73,19 +74,31 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 WILDCARDS = ("0.0.0.0", "::", "[::]")
 
 
-def middleware(host: str, port: int | None, routes: Iterable[BaseRoute], token: str) -> list[Middleware]:
+def middleware(
+    host: str,
+    port: int | None,
+    routes: Iterable[BaseRoute],
+    token: Callable[[], str],
+    *,
+    gate: Middleware | None = None,
+    also: Iterable[str] = (),
+    who: Callable[[], object] | None = None,
+) -> list[Middleware]:
     """The guard of a server started on ``host``:``port`` (any port if ``None``), whose route table
-    is ``routes`` and whose token is ``token``: the five middlewares, in their order (above)."""
+    is ``routes`` and whose token is ``token()`` (the request's): the five middlewares, in their
+    order (above). A club's server adds its ``gate`` after the checks that need no member, answers
+    to the host names ``also`` (its public address's), and counts heavy pages per ``who()``."""
     return [
         Middleware(SafeHeaders),
         Middleware(
             HostCheck,
-            hosts=host_names(host, port),
+            hosts=host_names(host, port) | frozenset(also),
             any_ip=(True if port is None else port) if host in WILDCARDS else False,
             any_port=port is None,
         ),
         Middleware(CrossSiteWrites),
-        Middleware(HeavyGets, routes=routes, token=token),
+        *([gate] if gate is not None else []),
+        Middleware(HeavyGets, routes=routes, token=token, who=who),
         Middleware(BodyLimit),
     ]
 
@@ -227,7 +240,8 @@ class CrossSiteWrites:
                 await refuse(send, 403, "Changes from another site are refused.")
                 return
             origin = headers.get("origin")
-            if origin is not None and origin.lower() != f"http://{headers.get('host', '').lower()}":
+            scheme = "https" if scope.get("scheme") == "https" else "http"  # HTTPS: served so, or by a proxy
+            if origin is not None and origin.lower() != f"{scheme}://{headers.get('host', '').lower()}":
                 await refuse(send, 403, "Changes from another origin are refused.")
                 return
         await self.app(scope, receive, send)
@@ -235,14 +249,24 @@ class CrossSiteWrites:
 
 class HeavyGets:
     """Answer a GET of a ``HeavyRoute`` of ``routes`` only from this server's pages (or with its
-    ``token``), at most ``HEAVY_AT_ONCE`` at once with ``HEAVY_WAITING`` waiting (503 past that)."""
+    ``token()``), at most ``HEAVY_AT_ONCE`` at once with ``HEAVY_WAITING`` waiting (503 past that);
+    in a club, at most ``HEAVY_PER_MEMBER`` of one member's (``who()``) running or waiting (429)."""
 
-    def __init__(self, app: ASGIApp, routes: Iterable[BaseRoute], token: str | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        routes: Iterable[BaseRoute],
+        token: str | Callable[[], str] | None = None,
+        who: Callable[[], object] | None = None,
+    ) -> None:
+        """``token``: the server's token, or what gives the request's (a club member's own)."""
         self.app = app
         self.heavy = tuple(r for r in routes if isinstance(r, HeavyRoute))
-        self.token = token
+        self.token = (lambda: token) if isinstance(token, str) else token
+        self.who = who
         self.places = asyncio.Semaphore(HEAVY_AT_ONCE)
         self.waiting = 0
+        self.members: dict[object, int] = {}
 
     def starts_work(self, scope: Scope) -> bool:
         """Whether the request of ``scope`` is a GET of one of the heavy routes that starts its work."""
@@ -255,21 +279,35 @@ class HeavyGets:
         headers = Headers(scope=scope)
         if not from_this_site(headers, headers.get("host", "").lower()):
             given = query_token(scope.get("query_string", b"").decode("latin-1"))
-            if self.token is None or not token_matches(given, self.token):
+            if self.token is None or not token_matches(given, self.token()):
                 await refuse(send, 403, "This page starts work on the server, so it answers only its own pages.")
                 return
+        member = self.who() if self.who is not None else None
+        if member is not None and self.members.get(member, 0) >= HEAVY_PER_MEMBER:
+            await refuse(
+                send, 429, f"You have {HEAVY_PER_MEMBER} long answers under way; try again when they are done."
+            )
+            return
         if self.places.locked() and self.waiting >= HEAVY_WAITING:
             await refuse(send, 503, "The server is busy with other long answers; try again in a moment.")
             return
-        self.waiting += 1
+        if member is not None:
+            self.members[member] = self.members.get(member, 0) + 1
         try:
-            await self.places.acquire()
+            self.waiting += 1
+            try:
+                await self.places.acquire()
+            finally:
+                self.waiting -= 1
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.places.release()
         finally:
-            self.waiting -= 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self.places.release()
+            if member is not None:
+                left = self.members.pop(member) - 1
+                if left:
+                    self.members[member] = left
 
 
 class BodyLimit:

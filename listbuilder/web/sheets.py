@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -10,6 +11,7 @@ from starlette.responses import FileResponse, Response
 
 from listbuilder.api import folders, lists, pages
 from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.web.forms import SHOWN
 from listbuilder.web.site import (
     EXPORTS,
     Endpoint,
@@ -19,6 +21,7 @@ from listbuilder.web.site import (
     error_message,
     unreadable,
 )
+from listbuilder.words import did_you_mean, meant
 
 PAPERS = ("a4", "letter")
 MEDIA = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
@@ -34,7 +37,9 @@ def _same_rules(site: Site, file: str, system: str) -> list[tuple[str, str]]:
     ]
     names = [(s.file, s.name or s.file) for s in found]
     counts = Counter(name for _, name in names)
-    return [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
+    mine = [(file, name if counts[name] == 1 else f"{name} ({file})") for file, name in names]
+    others = site.visit.others
+    return mine + (others(system) if others is not None else [])
 
 
 def share_page(site: Site) -> Endpoint:
@@ -45,9 +50,11 @@ def share_page(site: Site) -> Endpoint:
             text, markdown, qr_error = await blocking(_share_texts, state.report)  # a long list's are work
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
+        shared = site.visit.club.get("shared")
         return site.page(
             "share.html",
             request,
+            shared_with_club=shared is not None and await blocking(shared, file),
             title=f"Print and share {state.report.army.name}",
             state=state,
             text=text,
@@ -179,7 +186,8 @@ def pocket(site: Site) -> Endpoint:
 def _opponent(site: Site, file: str) -> lists.Report:
     """An opponent's list of the folder, judged; a missing one is named as the opponent's."""
     try:
-        return folders.list_state(site.folder, file, site.catalogs).report
+        where, named = site.find(file)  # one of this folder's, or a list shared with the club
+        return folders.list_state(where, named, site.catalogs).report
     except ListbuilderError as exc:
         if exc.summary == "no such list file":
             raise InputError.detailed(
@@ -202,12 +210,13 @@ def compare_page(site: Site) -> Endpoint:
             return unreadable(site, request, exc)
         context: dict[str, Any] = {"state": state, "other": None}
         if other:
+            where, named = site.find(other)  # one of this folder's, or a list shared with the club
             try:
-                theirs = await blocking(folders.list_state, site.folder, other, site.catalogs)
+                theirs = await blocking(folders.list_state, where, named, site.catalogs)
             except ListbuilderError as exc:
                 return unreadable(site, request, exc, file=other)  # the missing file is the one compared with
             try:  # a diff and the odds are work: off the event loop
-                context.update(await blocking(_comparison, site, state, theirs, q.get("as"), q.get("attack")))
+                context.update(await blocking(_comparison, site, state, theirs, where, q.get("as"), q.get("attack")))
             except ListbuilderError as exc:
                 return unreadable(site, request, exc)
         others = await blocking(_same_rules, site, file, state.report.system.id)
@@ -219,7 +228,12 @@ def compare_page(site: Site) -> Endpoint:
 
 
 def _comparison(
-    site: Site, mine: folders.ListState, theirs: folders.ListState, view: str | None, attack: str | None
+    site: Site,
+    mine: folders.ListState,
+    theirs: folders.ListState,
+    where: Path,
+    view: str | None,
+    attack: str | None,
 ) -> dict[str, Any]:
     """What the compare page shows of two lists: as two versions of one list, the diff; as
     opponents, the two side by side and the odds both ways for one kind of attack (``attack``)."""
@@ -232,6 +246,7 @@ def _comparison(
         "view": chosen,
         "usual_view": "versions" if versions else "opponents",
         "diff": "",
+        "diff_error": "",
         "sides": [],
         "grids": [],
         "odds_errors": [],
@@ -239,18 +254,22 @@ def _comparison(
         "attack": "",
     }
     if chosen == "versions":
-        paths = (folders.list_file(site.folder, mine.file), folders.list_file(site.folder, theirs.file))
-        context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
+        paths = (folders.list_file(site.folder, mine.file), folders.list_file(where, theirs.file))
+        try:
+            context["diff"] = sharing.diff_files(*paths, site.catalogs).text()
+        except ListbuilderError as exc:  # lists of two rule sets (an address typed by hand)
+            context["diff_error"] = error_message(exc)
         return context
     context["sides"] = [(s, sharing.factions_of(s.report)) for s in (mine, theirs)]
-    if mine.report.system.id == theirs.report.system.id:
+    one_rule_set = mine.report.system.id == theirs.report.system.id
+    if one_rule_set:
         try:
             kinds = matchups.attacks_of(site.catalogs, mine.report.system.id)
         except ListbuilderError:
             kinds = ()  # no odds for this rule set: each grid says so below
         context["kinds"] = [(k.id, k.title) for k in kinds]
         context["attack"] = attack if attack in {k.id for k in kinds} else (kinds[0].id if kinds else "")
-    for a, b in ((mine, theirs), (theirs, mine)):
+    for a, b in ((mine, theirs), (theirs, mine)) if one_rule_set else ((mine, theirs),):  # two rule sets: said once
         try:
             context["grids"].append(matchups.odds_grid(a.report, b.report, context["attack"] or None))
         except ListbuilderError as exc:
@@ -264,8 +283,11 @@ def card_page(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
+        asked = request.path_params["system"]
+        if asked not in site.catalogs.ids():
+            return _no_rule_set(site, request, asked)
         try:
-            system = site.catalogs.get(request.path_params["system"])
+            system = site.catalogs.get(asked)
             card = await blocking(printing.card_page, system)
         except ListbuilderError as exc:
             return unreadable(site, request, exc)
@@ -275,11 +297,22 @@ def card_page(site: Site) -> Endpoint:
     return handler
 
 
+def _no_rule_set(site: Site, request: Request, asked: str) -> Response:
+    """The page for a rules card of a rule set this builder does not have: what was asked for, the
+    rule set meant where one is close, and the cards there are."""
+    shown = asked if len(asked) <= SHOWN else asked[:SHOWN] + "…"
+    cards = [(s.id, " ".join(s.definition.name.split())) for s in site.catalogs.all()]
+    close = meant(did_you_mean(asked, [card for card, _ in cards]))
+    return site.page("no_card.html", request, 404, title="No such rule set", asked=shown, cards=cards, close=close)
+
+
 def card_download(site: Site) -> Endpoint:
     async def handler(request: Request) -> Response:
         from listbuilder.api import printing  # the documents' stack: loaded by the first page that prints
 
         q = request.query_params
+        if request.path_params["system"] not in site.catalogs.ids():
+            return _no_rule_set(site, request, request.path_params["system"])
         try:
             system = site.catalogs.get(request.path_params["system"])
             rendered = await blocking(

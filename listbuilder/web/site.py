@@ -9,6 +9,7 @@ those imports these helpers, never the app, so the app and its handlers form no 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
@@ -28,8 +29,45 @@ STATIC = Path(__file__).parent / "static"
 EXPORTS = {"text": ("txt", "text/plain"), "markdown": ("md", "text/markdown"), "json": ("json", "application/json")}
 
 
+class Visit:
+    """What one request is served as: the folder of lists it reads and changes, the token its
+    forms carry, whether it may change anything, and (in a club, ``web/gate.py``) who asks.
+
+    A server of one folder serves every request as the same visit (``Site``'s own); a club's gate
+    sets one a request (``VISIT``), for the signed-in member's own folder or, read-only, for
+    another member's list it may read (``root``: the address prefix of those pages, ``/m/ana``).
+    ``elsewhere`` finds a list of another folder this visit may read (``@ana/zombies.yaml``, a
+    list shared with the club) as (folder, file), or ``None``; ``others`` lists them for a rule
+    set, each (name to give ``elsewhere``, what to call it)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        token: str,
+        read_only: bool,
+        *,
+        root: str = "",
+        member: Any = None,
+        club: Mapping[str, Any] | None = None,
+        elsewhere: Callable[[str], tuple[Path, str] | None] | None = None,
+        others: Callable[[str], list[tuple[str, str]]] | None = None,
+    ) -> None:
+        self.folder = folder
+        self.token = token
+        self.read_only = read_only
+        self.root = root
+        self.member = member
+        self.club = club or {}
+        self.elsewhere = elsewhere
+        self.others = others
+
+
+VISIT: contextvars.ContextVar[Visit | None] = contextvars.ContextVar("listbuilder_visit", default=None)
+
+
 class Site:
-    """What every request of one server shares: the folder, the catalogs, the token, the options."""
+    """What every request of one server shares: the catalogs, the templates, and the visit a
+    request is served as (``Visit``): the folder, the token and read-only are the request's."""
 
     def __init__(
         self,
@@ -40,20 +78,49 @@ class Site:
         templates: Path | None,
         token: str,
     ) -> None:
-        self.folder = folder
-        self.read_only = read_only
+        self.own = Visit(folder, token, read_only)
         self.catalogs = rulesets.open_catalogs(catalog_dirs)
         self.templates = templates
-        self.token = token
+
+    @property
+    def visit(self) -> Visit:
+        return VISIT.get() or self.own
+
+    @property
+    def folder(self) -> Path:
+        return self.visit.folder
+
+    @property
+    def token(self) -> str:
+        return self.visit.token
+
+    @property
+    def read_only(self) -> bool:
+        return self.visit.read_only
+
+    def find(self, name: str) -> tuple[Path, str]:
+        """The folder and file of the list ``name``: one of this visit's folder, or (``@member/file``)
+        one of another folder this visit may read; any other is looked for in this folder, where
+        it is not, so it answers as a list that does not exist."""
+        visit = self.visit
+        if name.startswith("@") and visit.elsewhere is not None:
+            found = visit.elsewhere(name)
+            if found is not None:
+                return found
+        return visit.folder, name
 
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
         """Render ``web/NAME`` with what every page needs (the token, read-only, the folder): now,
         on a handler's worker thread; asked for on the event loop, on a worker thread as it is sent."""
         # (``context`` holds values of every kind, records and words, as a template takes them: Any)
+        visit = self.visit
         base = {
-            "token": self.token,
-            "read_only": self.read_only,
-            "folder_name": self.folder.name or str(self.folder),
+            "token": visit.token,
+            "read_only": visit.read_only,
+            "folder_name": visit.folder.name or str(visit.folder),
+            "root": visit.root,  # the address prefix of another member's list's pages ('' for one's own)
+            "member": visit.member,
+            "club": visit.club,
             "notice": notice(request),
             "restarted": request.query_params.get("restarted") == "1",
             "error": None,
@@ -258,4 +325,6 @@ async def blocking(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) ->
     On asyncio's own thread pool: Starlette's ``run_in_threadpool`` would load anyio's asyncio
     backend on the first page (about a tenth of ``serve``'s start-up) for the same threads."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, functools.partial(fn, *args, **kwargs))
+    # The request's visit (``VISIT``) goes with it to the worker thread.
+    context = contextvars.copy_context()
+    return await loop.run_in_executor(None, functools.partial(context.run, fn, *args, **kwargs))

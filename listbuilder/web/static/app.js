@@ -196,3 +196,26 @@ function listbuilderSafeFocus() {
   target.focus({preventScroll: true}); // the place it goes is where the player was looking
 }
 document.addEventListener("htmx:afterSwap", listbuilderSafeFocus); // at once: a key pressed before the settle is safe too
+// The repair view: "Line 6" of a problem is a link to the editor (what a browser without this
+// script follows); followed here, it selects that line of the text in the editor.
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element ? event.target.closest("a.to-line") : null;
+  const editor = document.getElementById("repair-text");
+  if (!link || !editor || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  const lines = editor.value.split("\n");
+  const line = Math.min(Math.max(Number(link.dataset.line) || 1, 1), lines.length);
+  const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+  editor.focus();
+  editor.setSelectionRange(start, start + lines[line - 1].length);
+  const height = editor.scrollHeight / Math.max(lines.length, 1);
+  editor.scrollTop = Math.max(0, (line - 3) * height);
+});
+// The custom unit form: a count of figures typed beside a weapon chooses it, as the server takes a
+// count above 0 for an item left unticked (web/forms.py); a count cleared leaves the tick as it is.
+document.addEventListener("input", (event) => {
+  const count = event.target;
+  if (!(count instanceof HTMLInputElement) || !count.closest(".loadout .figures")) return;
+  const tick = count.closest(".carried")?.querySelector('input[type="checkbox"]');
+  if (tick && Number.parseInt(count.value, 10) > 0) tick.checked = true;
+});
