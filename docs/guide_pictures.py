@@ -15,9 +15,9 @@ def main() -> None:
     with serving({}) as base, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
         page.goto(f"{base}/")
-        page.get_by_label("Rule set").select_option("might-skirmish")
+        page.locator("#new-system").select_option("might-skirmish")
         page.get_by_label("Name", exact=True).fill("Zombie Family")
-        page.get_by_label("Limit").fill("100")
+        page.get_by_role("textbox", name="Size").fill("100")
         page.screenshot(path=str(out / "guide-new.png"))
         page.get_by_role("button", name="Start the list").click()
         page.wait_for_url("**/list/**")

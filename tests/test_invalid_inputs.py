@@ -221,7 +221,8 @@ def test_leader_on_is_refused_not_read_as_true(cli, write_list):
     )
     assert result.exit_code == 2 and "'on' would be read as true" in result.stderr and "write true" in result.stderr
     quoted = cli(
-        "validate", write_list("system: deathmelt\nname: T\nunits:\n  - unit: Colonial Marine\n    leader: true\n")
+        "validate",
+        write_list("system: deathmelt\nname: T\nfigures: 10\nunits:\n  - unit: Colonial Marine\n    leader: true\n"),
     )
     assert quoted.exit_code == 0
 

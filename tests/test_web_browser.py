@@ -117,7 +117,7 @@ def _units(path: Path) -> list[tuple[str, int]]:
 def test_build_a_legal_warband_by_clicks(tab: Tab, folder: Path):
     name = f"Click Band {'js' if tab.js else 'plain'}"
     tab.open("/")
-    tab.page.get_by_label("Rule set").select_option("might-skirmish")
+    tab.page.locator("#new-system").select_option("might-skirmish")
     tab.page.get_by_label("Name", exact=True).fill(name)
     tab.page.get_by_role("button", name="Start the list").click()
     tab.page.wait_for_url("**/list/click-band-*.yaml**")

@@ -69,6 +69,9 @@ def test_fill_to_the_limit_greyed_out_says_why(server: Server, folder: Path):
     assert '<button class="quiet" id="ask-fill" disabled aria-describedby="fill-why">Fill to the limit</button>' in page
     why = "“Fill to the limit” waits for a size: set the limit under “Name and limit”."
     assert f'<p class="why muted small" id="fill-why">{why}</p>' in page
+    # Undo and Redo greyed out show a count of 0 steps: nothing to take back yet
+    assert re.search(r'id="undo" disabled aria-label="Undo the last change" data-steps="0">↶ Undo</button>', page)
+    assert re.search(r'id="redo" disabled aria-label="Redo" data-steps="0">↷ Redo</button>', page)
     # at the limit, 31 of 31: nothing to add, and it says so; at 32, one figure fits: the button works
     (folder / "full.yaml").write_text(TITANS.replace("units:", "figures: 31\nunits:"), encoding="utf-8")
     full = server.get("/list/full.yaml").text

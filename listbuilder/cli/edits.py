@@ -23,12 +23,18 @@ def new(
         int | None, typer.Option("--points", help="The points limit (for rule sets that count points).")
     ] = None,
     figures: Annotated[
-        int | None, typer.Option("--figures", help="The figures limit (for rule sets that count figures).")
+        int | None,
+        typer.Option(
+            "--figures",
+            help="The figures limit (for rule sets that count figures; needed where there is no standard game).",
+        ),
     ] = None,
     catalogs: CatalogsOption = None,
 ) -> None:
     """Start a list file, with a header and the line that lets editors complete and check it.
 
+    A rule set with no standard game (deathmelt, deathzap, melee-module) needs the size agreed with
+    your opponent, --figures N; the others start at their standard game unless given one.
     Refuses to overwrite an existing file. Also writes SYSTEM.schema.json beside the list (if it
     is not there yet): the JSON Schema that the list's first line points editors to.
 

@@ -148,6 +148,8 @@ def words(system: System) -> dict[str, str]:
     standard = (
         f" Left out: the standard game, {amount(d.default_limit, system.measure)}."
         if d.default_limit
+        else " Left out: no size agreed, so the list is not called legal until it has one."
+        if system.needs_size
         else " Left out: no limit."
     )
     return {
