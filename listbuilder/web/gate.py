@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
