@@ -112,7 +112,7 @@ def test_might_skirmish_turn_and_play_aids(refs):
     assert ref.play_aids.turns == 5  # line 46
     # line 16: 10 Fate tokens each at the start; line 46: the points of enemy fighters killed decide
     assert [(t.label, t.start) for t in ref.play_aids.tracks] == [("Fate tokens", 10), ("Enemy points killed", 0)]
-    assert [m.label for m in ref.play_aids.all_markers] == ["Stunned", "Dead"]  # lines 32-33
+    assert [m.label for m in ref.play_aids.all_markers] == ["Stunned", "Dead", "Defending"]  # lines 32-33, 39
 
 
 # --- deathzap ---------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ class Fix(Record):
 
     kind: str
     path: Location
-    label: str  # what the fix does, as its button says it: "Use Hunter"
+    label: str  # what the fix does, as its button says it: "Use NAME", NAME the unit meant
     value: str = ""
     choices: tuple[tuple[str, str], ...] = ()
 

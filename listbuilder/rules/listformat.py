@@ -33,8 +33,8 @@ KeyType = Literal["text", "whole", "flag", "list"]
 # Stands for the rule set's limit key: its measure's plural ('points: 100', 'figures: 20').
 LIMIT = "<measure>"
 INVALID: Any = object()  # what read_key returns for a value it reported as wrong
-# The largest limit a list may agree: past any game played at a table (a might-skirmish warband
-# is 100 points, a deathmelt force some 20 figures), and a number a form can always take.
+# The largest limit a list may agree: past any game played at a table (a warband of
+# one shipped rule set is 100 points, a force of another some 20 figures), and a number a form can always take.
 MAX_LIMIT = 100_000
 
 

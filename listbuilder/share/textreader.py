@@ -22,8 +22,8 @@ from listbuilder.share.textformat import MARKDOWN_SPECIAL, mark_pattern
 _BULLET = re.compile(r"^(?:[-*+•]\s+)+")
 _HEADING = re.compile(r"^#{1,6}\s+")
 _ENTRY = re.compile(r"^(\d[\d,]*)\s*[x×X]\s+(.*)$")
-_BARE_COUNT = re.compile(r"^(\d[\d,]*)\s+(\S.*)$")  # '2 Hunter', typed by hand
-_COUNT_AFTER = re.compile(r"\s[x×X]\s*(\d[\d,]*)$|\s(\d[\d,]*)\s*[x×X]$")  # 'Hunter x2', 'Hunter 2x'
+_BARE_COUNT = re.compile(r"^(\d[\d,]*)\s+(\S.*)$")  # '2 Archer', typed by hand
+_COUNT_AFTER = re.compile(r"\s[x×X]\s*(\d[\d,]*)$|\s(\d[\d,]*)\s*[x×X]$")  # 'Archer x2', 'Archer 2x'
 _PROBLEM = re.compile(r"^(?:error|warning)\b", re.IGNORECASE)
 _BRACKETS = re.compile(r"\(([^()]*)\)\s*:")
 _REVISION = re.compile(r"\s*catalog revision\s+(\d+)\s*")

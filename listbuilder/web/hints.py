@@ -73,7 +73,7 @@ def error_text(exc: ListbuilderError) -> str:
     shows the list as it is now, which is what its details would ask for."""
     if isinstance(exc, ConflictError):
         return exc.summary[:1].upper() + exc.summary[1:] + "."
-    # The rule set's stats as a statline ('Figures 1, Infantry, Weapons Rifle + Repeater') are the
+    # The rule set's stats as a statline ('Figures 1, Weapons A + B') are the
     # command line's grammar: the builder's form names each stat, so the guide is its words alone.
     details = [
         ErrorDetail(message=hint(d.action)) if d.action is not None and d.action.kind == "price" else d
