@@ -15,7 +15,8 @@ The API is a package of ordinary group modules; a face imports the group it need
 - ``doctor``: the list doctor's ``fix`` and ``fill``, and a suggestion carried out;
 - ``play``: games of a folder's lists, the taps that change them;
 - ``authoring``: a catalog's own tests, a repricing, a faction book;
-- ``club``: club mode, a club folder's members, their sign-in links and sessions, their lists.
+- ``club``: club mode, a club folder's members, their sign-in links and sessions, their lists;
+- ``events``: a club's events, the lists submitted to them, their exports and packs.
 
 Every verb raises the project's own errors (``listbuilder.errors``); none prints, exits or writes
 a file unless its name says it writes. Results are immutable records with an ``as_json()`` that
