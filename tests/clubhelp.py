@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,3 +77,26 @@ def signed_in(server: Server, folder: Path, name: str) -> Member:
     answer = member.join(club.invite(folder, name).link)
     assert answer.status == 303, answer.text
     return member
+
+
+@contextlib.contextmanager
+def served_here(folder: Path, clock: Callable[[], float]) -> Iterator[Server]:
+    """The club's app served over real HTTP from this process, its events judged by ``clock`` (a
+    test moves it): a ``Server`` with no process behind it, for requests only."""
+    import uvicorn
+
+    from listbuilder.web.app import create_app
+
+    app = create_app(folder, host="127.0.0.1", port=None, clock=clock)
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    port = running.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Server(None, folder, "127.0.0.1", port)  # type: ignore[arg-type]  # no process: requests only
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)

@@ -8,15 +8,13 @@ import csv
 import html
 import io
 import re
-import threading
-import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from clubhelp import Member, make_club
+from clubhelp import Member, make_club, served_here
 from webserver import Server
 
 from listbuilder.api import club, events, rulesets
@@ -65,23 +63,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(folder: Path, clock: Clock) -> Iterator[Server]:
-    """The club's app served over HTTP from this process, so its clock is the test's."""
-    import uvicorn
-
-    from listbuilder.web.app import create_app
-
-    app = create_app(folder, host="127.0.0.1", port=None, clock=clock)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    port = running.servers[0].sockets[0].getsockname()[1]
-    yield Server(None, folder, "127.0.0.1", port)  # type: ignore[arg-type]  # no process: requests only
-    running.should_exit = True
-    thread.join(timeout=10)
+    with served_here(folder, clock) as running:
+        yield running
 
 
 def signed_in(server: Server, folder: Path, name: str) -> Member:
