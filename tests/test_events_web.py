@@ -14,10 +14,10 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from clubhelp import Member, make_club, served_here
+from clubhelp import Member, make_club, served_here, signed_in
 from webserver import Server
 
-from listbuilder.api import club, events, rulesets
+from listbuilder.api import events, rulesets
 
 LONDON = ZoneInfo("Europe/London")
 DEADLINE = datetime(2026, 12, 20, 18, 0, tzinfo=LONDON).timestamp()
@@ -65,12 +65,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(folder: Path, clock: Clock) -> Iterator[Server]:
     with served_here(folder, clock) as running:
         yield running
-
-
-def signed_in(server: Server, folder: Path, name: str) -> Member:
-    member = Member(server)
-    assert member.join(club.invite(folder, name).link).status == 303
-    return member
 
 
 @pytest.fixture(scope="module")

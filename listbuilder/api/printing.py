@@ -19,7 +19,7 @@ from listbuilder.errors import Action, InputError
 from listbuilder.files.reading import read_text
 from listbuilder.files.writing import check_target
 from listbuilder.printing.html import Paper, builtin_templates
-from listbuilder.printing.output import card_bytes, render_document_bytes
+from listbuilder.printing.output import card_bytes, render_document_bytes, same_rules
 from listbuilder.printing.pages import Block, Card, used_rules
 from listbuilder.printing.pages import card as card_page
 from listbuilder.printing.pages import roster as roster_of
@@ -213,7 +213,7 @@ def render_pocket(text: str, report: Report, opponents: Sequence[Report] = ()) -
     from listbuilder.printing.pocket import list_key, pocket_html
 
     for opponent in opponents:
-        _same_rules(report, opponent)
+        same_rules([report], opponent)
     board = board_of(report, report.army.file or "list", version_of(text))
     html = pocket_html(report, opponents, tracker_data(board), list_key(text.encode("utf-8")))
     return Rendered(
@@ -244,16 +244,6 @@ def render_pocket_file(
     done = render_pocket(text, report, opponents)
     write_file(target, done.data, inputs=inputs)
     return Written(path=target, format=done.format, lists=done.lists, illegal=done.illegal)
-
-
-def _same_rules(report: Report, opponent: Report) -> None:
-    if report.system.id != opponent.system.id:
-        raise InputError.detailed(
-            f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
-            f"but {report.army.name} is a {report.system.id} list",
-            "odds compare lists of one rule set",
-            file=Path(opponent.army.file) if opponent.army.file else None,
-        )
 
 
 def roster_page(report: Report) -> Any:

@@ -24,7 +24,6 @@ import io
 import json
 import re
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -33,6 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from listbuilder.army.listfile import parse_list
 from listbuilder.army.report import Report, build_report
+from listbuilder.club.layout import plain_name, slug
 from listbuilder.club.store import Member, Store
 from listbuilder.editing.folder import list_path
 from listbuilder.errors import Action, InputError
@@ -260,22 +260,7 @@ def event(store: Store, event_id: str) -> Event:
 
 
 def event_name(name: str) -> str:
-    plain = " ".join(name.split())
-    if not plain or len(plain) > MAX_NAME or any(unicodedata.category(c).startswith("C") for c in plain):
-        raise InputError.detailed(
-            f"'{name[:MAX_NAME]}' cannot be an event's name", f"a name is 1 to {MAX_NAME} printable characters"
-        )
-    return plain
-
-
-def _slug(name: str, store: Store) -> str:
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
-    stem = re.sub(r"[^\w]+|_", "-", plain).strip("-")[:40] or "event"
-    found, n = stem, 1
-    while store.read("SELECT 1 FROM events WHERE id = ?", found):
-        n += 1
-        found = f"{stem}-{n}"
-    return found
+    return plain_name(name, MAX_NAME, "an event's name")
 
 
 def new_event(
@@ -307,7 +292,7 @@ def new_event(
     plain = event_name(name)
     with store.write() as db:
         made = Event(
-            id=_slug(plain, store),
+            id=slug(plain, "event", lambda found: bool(store.read("SELECT 1 FROM events WHERE id = ?", found))),
             name=plain,
             system=system,
             size=size,

@@ -13,6 +13,7 @@ import re
 import shutil
 import unicodedata
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from listbuilder.club.store import ROLES, Member, Store, is_club, open_store
@@ -28,15 +29,20 @@ MAX_NAME = 60  # characters of a member's name
 OWN_STATE = ("history", "deleted", "games")
 
 
-def member_name(name: str) -> str:
-    """A member's name as given, checked: 1 to ``MAX_NAME`` printable characters."""
+def plain_name(name: str, limit: int, what: str) -> str:
+    """A name as given (a member's, an event's), its spaces made single, checked: 1 to ``limit``
+    printable characters."""
     plain = " ".join(name.split())
-    if not plain or len(plain) > MAX_NAME or any(unicodedata.category(c).startswith("C") for c in plain):
+    if not plain or len(plain) > limit or any(unicodedata.category(c).startswith("C") for c in plain):
         raise InputError.detailed(
-            f"'{name[:MAX_NAME]}' cannot be a member's name",
-            f"a name is 1 to {MAX_NAME} letters, digits, spaces or punctuation",
+            f"'{name[:limit]}' cannot be {what}", f"a name is 1 to {limit} letters, digits, spaces or punctuation"
         )
     return plain
+
+
+def member_name(name: str) -> str:
+    """A member's name as given, checked: 1 to ``MAX_NAME`` printable characters."""
+    return plain_name(name, MAX_NAME, "a member's name")
 
 
 def role_name(role: str) -> str:
@@ -48,10 +54,16 @@ def role_name(role: str) -> str:
 def folder_name(name: str, store: Store) -> str:
     """A new member's folder name: their name in lower case, accents dropped, other scripts
     kept, made unique in the club."""
+    return slug(name, "member", lambda found: store.member_by_folder(found) is not None)
+
+
+def slug(name: str, fallback: str, taken: Callable[[str], bool]) -> str:
+    """A name made a file or address part: lower case, accents dropped, other scripts kept, every
+    other run of characters one '-', at most 40 characters, and ``-2``, ``-3``... until not ``taken``."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
-    stem = re.sub(r"[^\w]+|_", "-", plain).strip("-")[:40] or "member"
+    stem = re.sub(r"[^\w]+|_", "-", plain).strip("-")[:40] or fallback
     found, n = stem, 1
-    while store.member_by_folder(found) is not None:
+    while taken(found):
         n += 1
         found = f"{stem}-{n}"
     return found

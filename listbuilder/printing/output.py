@@ -24,6 +24,19 @@ class RulesBroken(ListbuilderError):
     exit_code = EXIT_RULES_BROKEN
 
 
+def same_rules(reports: Sequence[Report], opponent: Report) -> None:
+    """An ``InputError`` unless every list of ``reports`` has the opponent's rule set: odds compare
+    lists of one."""
+    for r in reports:
+        if r.system.id != opponent.system.id:
+            raise InputError.detailed(
+                f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
+                f"but {r.army.name} is a {r.system.id} list",
+                "odds compare lists of one rule set",
+                file=Path(opponent.army.file) if opponent.army.file else None,
+            )
+
+
 def document_bytes(html: str, fmt: str, paper: Paper, templates: Path | None) -> bytes:
     """``html`` as UTF-8 bytes, or laid out by WeasyPrint as a PDF."""
     if fmt != "pdf":
@@ -46,16 +59,7 @@ def render_document_bytes(
 ) -> dict[str, Any]:
     """The document of ``reports`` (see ``listbuilder.api.render_reports``), and what it holds."""
     if opponent is not None:
-        for r in reports:
-            if r.system.id != opponent.system.id:
-                raise InputError.detailed(
-                    (
-                        f"the opponent's list {opponent.army.name} is {opponent.system.id}, "
-                        f"but {r.army.name} is a {r.system.id} list"
-                    ),
-                    "odds compare lists of one rule set",
-                    file=Path(opponent.army.file) if opponent.army.file else None,
-                )
+        same_rules(reports, opponent)
     if strict:
         broken = [r for r in reports if not r.legal(strict=True)]
         if broken:

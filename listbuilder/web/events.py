@@ -17,26 +17,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from listbuilder.api import club, events, folders, printing
-from listbuilder.errors import InputError, ListbuilderError
+from listbuilder.errors import ListbuilderError
+from listbuilder.web.forms import number
 from listbuilder.web.gate import Club
-from listbuilder.web.site import Endpoint, Refused, Site, attachment, blocking, error_message, form_of, one, redirect
+from listbuilder.web.members import member_of, organiser_of
+from listbuilder.web.site import Endpoint, Site, attachment, blocking, error_message, form_of, one, redirect
 
 MEDIA = {"csv": "text/csv; charset=utf-8", "json": "application/json; charset=utf-8"}
 
 
-def _member(site: Site) -> club.Member:
-    member = site.visit.member
-    if member is None:  # the gate lets no signed-out request here
-        raise Refused(403, "Sign in first.")
-    assert isinstance(member, club.Member)
-    return member
-
-
 def _organiser(site: Site) -> club.Member:
-    member = _member(site)
-    if not club.allowed(member, "organise"):
-        raise Refused(403, "Only an organiser makes and changes events.")
-    return member
+    return organiser_of(site, "Only an organiser makes and changes events.")
 
 
 def _not_found(site: Site, request: Request, exc: ListbuilderError) -> Response:
@@ -44,7 +35,7 @@ def _not_found(site: Site, request: Request, exc: ListbuilderError) -> Response:
 
 
 def _events_context(site: Site, gate: Club) -> dict[str, Any]:
-    member = _member(site)
+    member = member_of(site)
     now = gate.clock()
     found = events.club_events(gate.folder)
     return {
@@ -69,18 +60,14 @@ def new_event(site: Site, gate: Club) -> Endpoint:
         by = _organiser(site)
         try:
             unit = one(fields, "unit", "points") or "points"
-            size_text = (one(fields, "size", "") or "").strip()
-            if not size_text.isdigit() or len(size_text) > 6:
-                raise InputError.detailed(
-                    f"the size must be a whole number, found '{size_text[:20]}'", "give the event's size, e.g. 100"
-                )
+            size = number(one(fields, "size", ""), "the size")
             made = await blocking(
                 events.make_event,
                 gate.folder,
                 site.catalogs,
                 name=one(fields, "name", "") or "",
                 system=one(fields, "system", "") or "",
-                size=int(size_text),
+                size=0 if size is None else size,
                 unit=unit,
                 deadline=one(fields, "deadline", "") or "",
                 reveal=(one(fields, "reveal", "") or "").strip() or None,
@@ -97,7 +84,7 @@ def new_event(site: Site, gate: Club) -> Endpoint:
 
 
 def _event_context(site: Site, gate: Club, event_id: str) -> dict[str, Any]:
-    member = _member(site)
+    member = member_of(site)
     now = gate.clock()
     view = events.event_view(gate.folder, event_id, member, now=now)
     mine = []
@@ -134,7 +121,7 @@ def submit(site: Site, gate: Club) -> Endpoint:
 
     async def handler(request: Request) -> Response:
         fields = await form_of(request, site)  # a viewer submits nothing: refused there
-        member = _member(site)
+        member = member_of(site)
         event_id = request.path_params["event"]
         file = one(fields, "file", "") or ""
         try:
@@ -199,7 +186,7 @@ def late(site: Site, gate: Club) -> Endpoint:
 
 def export(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
-        member = _member(site)
+        member = member_of(site)
         event_id, format = request.path_params["event"], request.path_params["format"]
         if format not in MEDIA:
             return site.page("error.html", request, 404, title="Not found", message="There is no such page here.")
@@ -214,7 +201,7 @@ def export(site: Site, gate: Club) -> Endpoint:
 
 def pack(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
-        member = _member(site)
+        member = member_of(site)
         event_id = request.path_params["event"]
         try:
             data = await blocking(
@@ -234,7 +221,7 @@ def pack(site: Site, gate: Club) -> Endpoint:
 
 
 def _submission_context(site: Site, gate: Club, event_id: str, owner: str) -> dict[str, Any]:
-    member = _member(site)
+    member = member_of(site)
     now = gate.clock()
     got = events.submission_of(gate.folder, event_id, owner, member, now=now)
     chosen = events.event_view(gate.folder, event_id, member, now=now).event

@@ -135,7 +135,8 @@ def join(site: Site, gate: Club) -> Endpoint:
     return handler
 
 
-def _member(site: Site) -> club.Member:
+def member_of(site: Site) -> club.Member:
+    """The signed-in member of this request (every club page but sign-in has one)."""
     member = site.visit.member
     if member is None:  # the gate lets no signed-out request here
         raise Refused(403, "Sign in first.")
@@ -146,7 +147,7 @@ def _member(site: Site) -> club.Member:
 def sign_out(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
         fields = await _token_form(request, site)
-        member = _member(site)
+        member = member_of(site)
         which = one(fields, "which", "this") or "this"
         this = str(site.visit.club.get("session", ""))
         if which == "all":
@@ -169,7 +170,7 @@ async def _token_form(request: Request, site: Site) -> Mapping[str, list[str]]:
 
 
 def _me_context(site: Site, gate: Club) -> dict[str, Any]:
-    member = _member(site)
+    member = member_of(site)
     devices = gate.store.sessions_of(member)
     found = folders.folder_lists(site.folder, site.catalogs) if member.role != "viewer" else []
     shared = {f for m, f in gate.store.shared() if m.id == member.id}
@@ -198,7 +199,7 @@ def me_page(site: Site, gate: Club) -> Endpoint:
 def set_passphrase(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
         fields = await _token_form(request, site)
-        member = _member(site)
+        member = member_of(site)
         given = one(fields, "passphrase", "") or ""
         if given != (one(fields, "again", "") or ""):
             context = await blocking(_me_context, site, gate)
@@ -217,7 +218,7 @@ def set_passphrase(site: Site, gate: Club) -> Endpoint:
 
 def download(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
-        member = _member(site)
+        member = member_of(site)
         data = await blocking(club.lists_zip, site.folder, member.folder)
         return attachment(data, "application/zip", f"{member.folder}-lists.zip")
 
@@ -231,7 +232,7 @@ def upload(site: Site, gate: Club) -> Endpoint:
             raise Refused(403, "This change did not come from a page of this server (its token is missing or old).")
         if site.read_only:
             raise Refused(403, "A viewer changes nothing.")
-        member = _member(site)
+        member = member_of(site)
         made, errors = [], []
         for _, value in form.multi_items():
             if isinstance(value, str) or not value.filename:
@@ -258,7 +259,7 @@ def upload(site: Site, gate: Club) -> Endpoint:
 def share_with_club(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
         fields = await form_of(request, site)  # a viewer changes nothing: refused there
-        member = _member(site)
+        member = member_of(site)
         file = request.path_params["file"]
         shared = one(fields, "shared", "1") == "1"
         try:
@@ -277,7 +278,7 @@ def share_with_club(site: Site, gate: Club) -> Endpoint:
 
 
 def _club_context(site: Site, gate: Club, invited: club.Invited | None = None) -> dict[str, Any]:
-    member = _member(site)
+    member = member_of(site)
     organiser = club.allowed(member, "organise")
     shared = [
         {"owner": m, "file": f, "href": f"/m/{quote(m.folder)}/list/{quote(f)}", "mine": m.id == member.id}
@@ -303,17 +304,18 @@ def club_page(site: Site, gate: Club) -> Endpoint:
     return handler
 
 
-def _organiser(site: Site) -> club.Member:
-    member = _member(site)
+def organiser_of(site: Site, refusal: str = "Only an organiser invites and revokes members.") -> club.Member:
+    """The signed-in member of this request, if an organiser; ``refusal`` (403) otherwise."""
+    member = member_of(site)
     if not club.allowed(member, "organise"):
-        raise Refused(403, "Only an organiser invites and revokes members.")
+        raise Refused(403, refusal)
     return member
 
 
 def invite(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
         fields = await _token_form(request, site)
-        by = _organiser(site)
+        by = organiser_of(site)
         try:
             invited = await blocking(
                 club.invite, gate.folder, one(fields, "name", "") or "", one(fields, "role", "player") or "", by=by
@@ -331,7 +333,7 @@ def invite(site: Site, gate: Club) -> Endpoint:
 def revoke(site: Site, gate: Club) -> Endpoint:
     async def handler(request: Request) -> Response:
         fields = await _token_form(request, site)
-        by = _organiser(site)
+        by = organiser_of(site)
         name = one(fields, "name", "") or ""
         if name.lower() == by.name.lower():
             raise Refused(400, "An organiser cannot revoke themself here: sign out instead.")
